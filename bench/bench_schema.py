@@ -32,9 +32,12 @@ def converse(
 def wide(a:int, b:str, c:float, d:bool, e:list[int], f:dict[str,int], g:set[str], h:int|None=None,
          i:str='x', j:list[str]=None, k:tuple[int,...]=(), l:float=0.): "Twelve parameters"
 
-def best(f, n):
-    "Best per-call time of `f` over 5 runs of `n` calls"
-    return min(timeit.repeat(f, number=n, repeat=5)) / n
+def best(*fs, n, rounds=7):
+    "Best per-call time of each of `fs`, measured in interleaved rounds so machine noise hits them alike"
+    res = [float('inf')]*len(fs)
+    for _ in range(rounds):
+        for i,f in enumerate(fs): res[i] = min(res[i], timeit.timeit(f, number=n) / n)
+    return res
 
 def cold(f):
     def run():
@@ -46,8 +49,7 @@ if __name__ == '__main__':
     print(f"{'function':<12}{'fastcore us':>13}{'cold us':>10}{'warm us':>10}{'cold ratio':>12}{'warm ratio':>12}")
     for f in silly_sum, converse, wide:
         assert get_schema(f)['input_schema']['properties'].keys() == fc_get_schema(f)['input_schema']['properties'].keys()
-        fc = best(lambda: fc_get_schema(f), 100)
-        c = best(cold(f), 100)
-        w = best(lambda: get_schema(f), 5000)
+        fc, c = best(lambda: fc_get_schema(f), cold(f), n=100)
+        w, = best(lambda: get_schema(f), n=5000)
         print(f"{f.__name__:<12}{fc*1e6:>13.1f}{c*1e6:>10.1f}{w*1e6:>10.2f}{fc/c:>11.2f}x{fc/w:>11.1f}x")
     print("ratio = fastcore time / fncall time (higher is faster); targets: warm >= 20x, cold >= 1x")
