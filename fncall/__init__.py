@@ -2,3 +2,4 @@ __version__ = "0.0.1"
 
 from .schema import *
 from .call import *
+from .mktool import *

@@ -8,8 +8,8 @@ Docs: https://fncall.github.io/fncall/call.html.md"""
 __all__ = ['mk_ns', 'resolve_nm', 'get_schema_nm', 'coerce_inputs', 'call_func', 'call_func_async', 'call_funcs',
            'call_funcs_async']
 
-# %% ../nbs/01_call.ipynb #436d5379
-import asyncio, concurrent.futures, dataclasses, enum, inspect, json, keyword, operator, os, re, threading, traceback, typing, weakref
+# %% ../nbs/01_call.ipynb #df244028
+import asyncio, concurrent.futures, copy, dataclasses, enum, inspect, json, keyword, operator, os, re, threading, traceback, typing, weakref
 from collections import abc
 from functools import partial
 from decimal import Decimal
@@ -19,9 +19,10 @@ from types import ModuleType, NoneType, UnionType
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 from typing_extensions import NotRequired, TypedDict, is_typeddict
 from pydantic import BaseModel, BeforeValidator, ConfigDict, TypeAdapter, ValidationError
-from .schema import custom_types, empty, get_schema
+from pydantic.fields import FieldInfo
+from .schema import custom_types, empty, get_schema, _alias
 
-# %% ../nbs/01_call.ipynb #3d524864
+# %% ../nbs/01_call.ipynb #5a282294
 def mk_ns(
     fs, # A function, a mapping of names to functions, or a list of functions and mappings
 )->dict: # Name -> function
@@ -35,7 +36,7 @@ def mk_ns(
         else: raise TypeError(f"mk_ns can't name {o!r}: pass a function, or a dict like {{'name': obj}}")
     return res
 
-# %% ../nbs/01_call.ipynb #8284752d
+# %% ../nbs/01_call.ipynb #e1332c50
 _seg_re = re.compile(r'[A-Za-z][A-Za-z0-9_]*\Z')
 
 def resolve_nm(
@@ -58,7 +59,7 @@ def resolve_nm(
         except AttributeError: raise NameError(f"Tool {nm!r} is not in the namespace") from None
     return o
 
-# %% ../nbs/01_call.ipynb #c0d709c7
+# %% ../nbs/01_call.ipynb #6a6509d8
 def get_schema_nm(
     nm:str, # Name of the tool in `ns`, possibly dotted
     ns, # The namespace
@@ -68,7 +69,7 @@ def get_schema_nm(
     "Get schema for symbol `nm` in namespace `ns`, preserving the full dotted name"
     return get_schema(resolve_nm(nm, ns), name=nm.replace('.', '-') if dot2dash else nm, **kwargs)
 
-# %% ../nbs/01_call.ipynb #de3b76d9
+# %% ../nbs/01_call.ipynb #0bb193ba
 def _json(v, kind):
     "`v` parsed as JSON if it is a string holding a `kind`, else `v`"
     if isinstance(v, str):
@@ -89,7 +90,7 @@ def _to_dict(v):
     if isinstance(v, list) and all(isinstance(o, dict) and set(o) == {'key', 'value'} for o in v): return {o['key']: o['value'] for o in v}
     return v
 
-# %% ../nbs/01_call.ipynb #3b433698
+# %% ../nbs/01_call.ipynb #71b39391
 def _is_record(t):
     "Is class `t` built from a dict of its fields?"
     return dataclasses.is_dataclass(t) or is_typeddict(t) or issubclass(t, BaseModel) or (issubclass(t, tuple) and hasattr(t, '_fields'))
@@ -107,15 +108,22 @@ def _build(cls, v):
 def _from_str(t, v): return t(v) if isinstance(v, str) else v
 _native = {Path, bytes, Decimal, UUID}  # custom types pydantic already builds from strings
 
-# %% ../nbs/01_call.ipynb #4dc80e68
+# %% ../nbs/01_call.ipynb #6de99f0b
 def _is_plain(t):
     "Is `t` a plain class built by calling its Python `__init__`?"
     return t.__module__ != 'builtins' and inspect.isfunction(getattr(t, '__init__', None)) and not issubclass(t, enum.Enum)
 
+def _noalias(m):
+    "Annotated metadata `m` without a pydantic alias: arguments are validated under their parameter names"
+    if not (isinstance(m, FieldInfo) and m.alias): return m
+    m = copy.copy(m)
+    m.alias = m.validation_alias = m.serialization_alias = None
+    return m
+
 def _lax(t):
     "Annotation `t` with the repairs for what models send attached as pydantic validators, at any depth"
     o, args = get_origin(t), get_args(t)
-    if o is Annotated: return Annotated[(_lax(args[0]), *args[1:])]
+    if o is Annotated: return Annotated[(_lax(args[0]), *map(_noalias, args[1:]))]
     if o in (Union, UnionType): return Union[tuple(map(_lax, args))]
     base = o or t
     if not isinstance(base, type): return t
@@ -128,9 +136,10 @@ def _lax(t):
         return Annotated[base[tuple(a if a is Ellipsis else _lax(a) for a in args)] if args else t, BeforeValidator(_to_list)]
     return t
 
-# %% ../nbs/01_call.ipynb #46f19920
+# %% ../nbs/01_call.ipynb #84561a92
 class _Spec(typing.NamedTuple):
     params: dict  # name -> has a default (or is not required)
+    aliases: dict # schema name (`Field(alias=...)`) -> parameter name
     varkw: bool   # takes **kwargs
     posonly: list # names that must be passed by position
     adapter: TypeAdapter
@@ -155,7 +164,8 @@ def _make_spec(func):
     ps, varkw, posonly = _params(func)
     td = TypedDict('Arguments', {n: NotRequired[_lax(a)] if opt else _lax(a) for n,(a,opt) in ps.items()})
     td.__pydantic_config__ = ConfigDict(arbitrary_types_allowed=True, coerce_numbers_to_str=True)
-    return _Spec({n: opt for n,(a,opt) in ps.items()}, varkw, posonly, TypeAdapter(td))
+    aliases = {al: n for n,(a,_) in ps.items() if (al := _alias(a))}
+    return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, varkw, posonly, TypeAdapter(td))
 
 _specs = weakref.WeakKeyDictionary()
 
@@ -175,7 +185,7 @@ def _spec(func):
     _specs.setdefault(o, {})[key] = fp, set(custom_types), res
     return res
 
-# %% ../nbs/01_call.ipynb #98b18086
+# %% ../nbs/01_call.ipynb #dd4f598e
 class _InputError(ValueError): "The arguments a model sent don't fit the tool"
 
 _expect = dict(int='integer', float='number', bool='boolean', string='string', str='string', list='array', tuple='array',
@@ -208,7 +218,7 @@ def _err_lines(e:ValidationError):
         lines.append(f"{loc}: {' or '.join(msgs)}{got}")
     return lines
 
-# %% ../nbs/01_call.ipynb #f39dc6f5
+# %% ../nbs/01_call.ipynb #f9d92da4
 def _py_nm(nm):
     "`nm` as a Python identifier: `approval-policy` -> `approval_policy`, `class` -> `class_`, `2d` -> `_2d`"
     nm = re.sub(r'\W', '_', nm)
@@ -228,7 +238,7 @@ def _coerce(sp, inputs):
     if not isinstance(inputs, dict): raise _InputError(f"arguments must be a JSON object, got {repr(inputs)[:80]}")
     args, extra, errs = {}, {}, []
     for k,v in inputs.items():
-        n = k if k in sp.params else _py_nm(str(k))
+        n = k if k in sp.params else sp.aliases.get(k) or _py_nm(str(k))
         if n not in sp.params:
             if sp.varkw: extra[k] = v
             else: errs.append(f"{k}: unknown argument")
@@ -239,7 +249,7 @@ def _coerce(sp, inputs):
     if errs: raise _InputError('\n'.join(errs) + f"\n(parameters: {', '.join(sp.params) or 'none'})")
     return args | extra
 
-# %% ../nbs/01_call.ipynb #067919c5
+# %% ../nbs/01_call.ipynb #063e5298
 _internal = (os.path.dirname(asyncio.__file__), os.path.dirname(concurrent.futures.__file__), threading.__file__)
 _own_codes = set()  # code of the functions below that call tools: their frames are not the model's business
 
@@ -264,7 +274,7 @@ def _model_err(nm, e, timeout=None):
     if isinstance(e, TimeoutError) and timeout is not None: return f"Error: tool {nm!r} timed out after {timeout} s"
     return _tb(e)
 
-# %% ../nbs/01_call.ipynb #61ee6c31
+# %% ../nbs/01_call.ipynb #9233b212
 def _prepare(fc_name, fc_inputs, ns):
     "The tool `fc_name` (a name in `ns`, or the function itself), its validated arguments, and the names to pass by position"
     f = resolve_nm(fc_name, ns) if isinstance(fc_name, str) else fc_name
@@ -293,7 +303,7 @@ def call_func(
 
 _own(_call, call_func)
 
-# %% ../nbs/01_call.ipynb #98db3318
+# %% ../nbs/01_call.ipynb #0c981af1
 def _is_async(f): return inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(getattr(f, '__call__', None))
 
 async def call_func_async(
@@ -313,7 +323,7 @@ async def call_func_async(
 
 _own(call_func_async)
 
-# %% ../nbs/01_call.ipynb #6f9090b9
+# %% ../nbs/01_call.ipynb #d571e520
 def _unpack(c):
     "(name, arguments) of a tool call"
     if isinstance(c, (tuple, list)) and len(c) == 2: return tuple(c)
@@ -336,7 +346,7 @@ def _results(outs, raise_on_err):
         if (e := next((e for ok,e,_ in outs if not ok), None)) is not None: raise e
     return [r if ok else _model_err(nm, r, to) for ok,r,(nm,to) in outs]
 
-# %% ../nbs/01_call.ipynb #e94512c4
+# %% ../nbs/01_call.ipynb #bac0d2f5
 def call_funcs(
     calls, # Tool calls: (name, inputs) pairs, dicts, or objects with `tool_name` and `parameters`
     ns=None, # Namespace: see `mk_ns`
@@ -358,7 +368,7 @@ def call_funcs(
     finally: ex.shutdown(wait=False, cancel_futures=True)
     return _results(outs, raise_on_err)
 
-# %% ../nbs/01_call.ipynb #76566621
+# %% ../nbs/01_call.ipynb #317d096c
 async def call_funcs_async(
     calls, # Tool calls: (name, inputs) pairs, dicts, or objects with `tool_name` and `parameters`
     ns=None, # Namespace: see `mk_ns`

@@ -7,7 +7,7 @@ Docs: https://fncall.github.io/fncall/schema.html.md"""
 # %% auto #0
 __all__ = ['empty', 'custom_types', 'handle_type', 'get_schema']
 
-# %% ../nbs/00_schema.ipynb #a33b006d
+# %% ../nbs/00_schema.ipynb #4b410abf
 import ast, dataclasses, enum, inspect, io, linecache, textwrap, tokenize, typing, weakref, datetime as dt
 from collections import abc
 from decimal import Decimal
@@ -22,11 +22,11 @@ from fastcore.docments import docments
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-# %% ../nbs/00_schema.ipynb #852bbb14
+# %% ../nbs/00_schema.ipynb #1fd929eb
 empty = inspect.Parameter.empty
 custom_types = {Path, bytes, Decimal, UUID}
 
-# %% ../nbs/00_schema.ipynb #ae4d6012
+# %% ../nbs/00_schema.ipynb #4a75fa41
 _prims = {bool:'boolean', int:'integer', float:'number', str:'string'}
 _tmap = {**_prims, list:'array', dict:'object', NoneType:'null'}
 _nmap = {k.__name__: v for k,v in _tmap.items()}
@@ -42,7 +42,7 @@ def _enum(vals, what):
     if None in ts: raise TypeError(f"{what}: enum values must be strings, numbers, booleans or None, got {vals!r}")
     return {'type': ts[0] if len(ts)==1 else ts, 'enum': list(vals)}
 
-# %% ../nbs/00_schema.ipynb #bb3c681d
+# %% ../nbs/00_schema.ipynb #ff74ba00
 class _Defs(dict):
     "The `$defs` being built, knowing which class each name stands for"
     def __init__(self, d=None, glb=None):
@@ -56,7 +56,7 @@ def _resolve(t, ds):
     try: return eval(nm, dict(ds.glb), {c.__name__: c for c in ds.names})
     except Exception as e: raise TypeError(f"Can't resolve the annotation {nm!r}: {e}") from None
 
-# %% ../nbs/00_schema.ipynb #9e27edc8
+# %% ../nbs/00_schema.ipynb #3cd26436
 def _tuple(args, ds):
     if not args: return {'type': 'array', 'items': {}}
     if args[-1] is Ellipsis: return {'type': 'array', 'items': _schema(args[0], ds)}
@@ -76,7 +76,7 @@ def _container(ot, args, ds):
         if issubclass(ot, abc.Set): res['uniqueItems'] = True
         return res
 
-# %% ../nbs/00_schema.ipynb #32141e80
+# %% ../nbs/00_schema.ipynb #25d2406b
 _bounds = dict(gt='exclusiveMinimum', ge='minimum', lt='exclusiveMaximum', le='maximum', multiple_of='multipleOf', pattern='pattern')
 _sizes = dict(array='Items', object='Properties')
 
@@ -101,14 +101,14 @@ def _annotated(t, ds):
     for m in meta: s |= _constraints(m, s)
     return s
 
-# %% ../nbs/00_schema.ipynb #6482eaaa
+# %% ../nbs/00_schema.ipynb #2b44bc58
 def _union(t, ds):
     res = []
     for a in get_args(t):
         if (s := _schema(a, ds)) not in res: res.append(s)
     return res[0] if len(res)==1 else {'anyOf': res}
 
-# %% ../nbs/00_schema.ipynb #6c2cf40f
+# %% ../nbs/00_schema.ipynb #abea1584
 def _ref(cls, ds):
     "`$ref` to the schema of class `cls`, adding it to `ds` if needed"
     nm = ds.names.get(cls)
@@ -122,7 +122,7 @@ def _ref(cls, ds):
             ds[nm] = _class_schema(cls, ds)
     return {'$ref': f'#/$defs/{nm}' if nm else '#'}  # '' names the root: a class that contains itself, described by `get_schema`
 
-# %% ../nbs/00_schema.ipynb #1f60a10d
+# %% ../nbs/00_schema.ipynb #db368976
 def _schema(t, ds):
     "JSON schema for annotation `t`, with classes added to the `_Defs` `ds`"
     if isinstance(t, (str, ForwardRef)): t = _resolve(t, ds)
@@ -154,7 +154,7 @@ def handle_type(
     if defs is not None and ds is not defs: defs.update(ds)
     return res
 
-# %% ../nbs/00_schema.ipynb #a481eb12
+# %% ../nbs/00_schema.ipynb #f51fd0d7
 def _ann_names(node): return {o.target.id for o in node.body if isinstance(o, ast.AnnAssign) and isinstance(o.target, ast.Name)}
 
 def _class_node(cls):
@@ -169,7 +169,7 @@ def _class_node(cls):
             if isinstance(node, ast.ClassDef) and node.name == cls.__name__ and anns <= _ann_names(node): return node, src
     return None, ''
 
-# %% ../nbs/00_schema.ipynb #1c763870
+# %% ../nbs/00_schema.ipynb #40e50806
 def _comments(src):
     "Line number to comment text for every comment in `src`"
     try: toks = list(tokenize.generate_tokens(io.StringIO(src).readline))
@@ -194,7 +194,7 @@ def _field_docs(cls):
         if doc: res[o.target.id] = doc
     return res
 
-# %% ../nbs/00_schema.ipynb #be92d939
+# %% ../nbs/00_schema.ipynb #14ec04ec
 def _parse_doc(doc):
     "The docstring parsed into summary, parameters and returns (any style), or None"
     try: return docstring_parser.parse(doc) if doc else None
@@ -214,11 +214,15 @@ def _hints(o, ds):
     try: return typing.get_type_hints(o, include_extras=True)
     except Exception: return dict(raw)
 
-# %% ../nbs/00_schema.ipynb #a4e1f337
+# %% ../nbs/00_schema.ipynb #2915cb84
 def _docments(f):
     "docments of `f`, or just its return annotation when its source can't be found (code made by `exec`, say)"
     try: return docments(f, full=True)
     except OSError: return AttrDict({'return': AttrDict(anno=inspect.signature(f).return_annotation, docment=None)})
+
+def _alias(t):
+    "The name `Annotated[T, Field(alias=...)]` gives a parameter in the schema, or None"
+    if get_origin(t) is Annotated: return next((m.alias for m in get_args(t)[1:] if isinstance(m, FieldInfo) and m.alias), None)
 
 def _sig_fields(f, ds, dms, doc_params, skip_hidden=False):
     "Fields for the parameters of function `f` (not `self`, `*args` or `**kwargs`)"
@@ -232,7 +236,7 @@ def _sig_fields(f, ds, dms, doc_params, skip_hidden=False):
             anno = type(p.default)
         doc = doc_params.get(n)
         cmt = dms[n].docment if n in dms else None
-        res[n] = _fld(anno, p.default, None if _norm(cmt) == _norm(doc) else cmt, docdesc=doc)
+        res[_alias(anno) or n] = _fld(anno, p.default, None if _norm(cmt) == _norm(doc) else cmt, docdesc=doc)
     return res
 
 def _attr_fields(cls, ds):
@@ -248,7 +252,7 @@ def _attr_fields(cls, ds):
     if issubclass(cls, tuple): return {k: _fld(hints.get(k, Any), cls._field_defaults.get(k, empty), docs.get(k)) for k in cls._fields}
     return {k: _fld(a, vars(cls).get(k, empty), docs.get(k)) for k,a in hints.items()}
 
-# %% ../nbs/00_schema.ipynb #d7bcfdd4
+# %% ../nbs/00_schema.ipynb #987429bd
 from typing_extensions import is_typeddict
 
 def _is_record(t):
@@ -268,7 +272,7 @@ def _class_fields(cls, ds, skip_hidden=False):
 
 def _doc_params(dp): return {p.arg_name: p.description for p in dp.params} if dp else {}
 
-# %% ../nbs/00_schema.ipynb #5b97d663
+# %% ../nbs/00_schema.ipynb #e2acc892
 def _default(v, evalable):
     "A default as the model should see it: an enum member as its value, a tuple or set as a list; with `evalable`, a string if `repr` can't be `literal_eval`d"
     if isinstance(v, enum.Enum): v = v.value
@@ -298,7 +302,7 @@ def _obj(fields, ds, title=None, desc=None, evalable=False):
     if desc: s['description'] = desc
     return s
 
-# %% ../nbs/00_schema.ipynb #a7aa8991
+# %% ../nbs/00_schema.ipynb #958756c9
 _maps = ('properties', '$defs', 'patternProperties', 'dependentSchemas')
 
 def _untitle(s):
@@ -341,13 +345,13 @@ def _model_schema(cls, ds):
     props = {k: ({'description': docs[k]} | v) if k in docs and 'description' not in v else v for k,v in s.get('properties', {}).items()}
     return dict(type='object', properties=props, title=cls.__name__) | {k: v for k,v in s.items() if k not in ('type', 'properties')}
 
-# %% ../nbs/00_schema.ipynb #86bc642f
+# %% ../nbs/00_schema.ipynb #bc273407
 def _class_schema(cls, ds):
     "Object schema for the fields of class `cls`"
     if issubclass(cls, BaseModel): return _model_schema(cls, ds)
     return _obj(_class_fields(cls, ds), ds, title=cls.__name__, desc=_own_doc(cls) if _is_record(cls) else None)
 
-# %% ../nbs/00_schema.ipynb #8bf4e3c9
+# %% ../nbs/00_schema.ipynb #eed5314c
 def _type_str(t):
     "Short JSON type name for the return line of a description, e.g. `array[string]`"
     if isinstance(t, str): return _nmap.get(t, 'object')
@@ -356,17 +360,18 @@ def _type_str(t):
     return base
 
 def _describe(doc, dp, ret, nm):
-    "Tool description: the docstring (less any parameter sections already used) and a `Returns:` line"
+    "Tool description: the docstring (less its parameter sections, when they were used) and a `Returns:` line"
     if not doc: raise ValueError(f"{nm} has no docstring: it is the tool's description, which the model needs to choose it")
-    if dp and (dp.params or dp.returns): doc = '\n\n'.join(filter(None, [dp.short_description, dp.long_description]))
+    used = bool(dp and dp.params)
+    if used: doc = '\n\n'.join(filter(None, [dp.short_description, dp.long_description]))
     if ret is None: return doc
     has_type = ret.anno not in (empty, None, NoneType)
-    rdoc = ret.docment or (dp.returns.description if dp and dp.returns else None)
+    rdoc = ret.docment or (dp.returns.description if used and dp.returns else None)
     if not (has_type or rdoc): return doc
     tstr = f'type: {_type_str(ret.anno)}' if has_type else None
     return doc + '\n\nReturns:\n- ' + (f'{rdoc} ({tstr})' if rdoc and tstr else rdoc or tstr)
 
-# %% ../nbs/00_schema.ipynb #937f4098
+# %% ../nbs/00_schema.ipynb #cce42ecf
 def _target(f):
     "The function or class whose signature and docs describe callable `f`"
     if isinstance(f, type) or inspect.isroutine(f): return f
@@ -398,7 +403,7 @@ def _make_schema(f, pname, evalable, skip_hidden, name):
     nm = name or t.__name__
     return {'name': nm, 'description': _describe(doc, dp, ret, nm), pname: s}, not ds.dynamic
 
-# %% ../nbs/00_schema.ipynb #e52cd757
+# %% ../nbs/00_schema.ipynb #5a703576
 _cache = weakref.WeakKeyDictionary()
 
 def _fingerprint(f, t):
@@ -414,7 +419,7 @@ def _copy(o):
     if type(o) is list: return [_copy(v) for v in o]
     return o
 
-# %% ../nbs/00_schema.ipynb #9f9bde59
+# %% ../nbs/00_schema.ipynb #7863b084
 def get_schema(
     f:object, # A function, method, class, callable instance, or a schema dict (returned as is)
     pname:str='input_schema', # Key name for parameters
