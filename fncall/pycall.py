@@ -8,17 +8,17 @@ Docs: https://fncall.github.io/fncall/pycall.html.md"""
 __all__ = ['PYCALL_MAX_CHARS', 'PYCALL_MAX_DEPTH', 'parse_function_call', 'map_positional_args', 'nest_arguments_by_schema',
            'parse_function_calls']
 
-# %% ../nbs/05_pycall.ipynb #352562af
+# %% ../nbs/05_pycall.ipynb #19cefda3
 import ast, math, re
 from types import UnionType
 from typing import Annotated, Any, Mapping, Union, get_args, get_origin
 from pydantic import BaseModel
 
-# %% ../nbs/05_pycall.ipynb #8ebf9081
+# %% ../nbs/05_pycall.ipynb #ff9792a6
 PYCALL_MAX_CHARS = 100_000 # longest text parse_function_call(s) accept
 PYCALL_MAX_DEPTH = 100 # deepest nesting of lists and dicts in one argument
 
-# %% ../nbs/05_pycall.ipynb #70f077f1
+# %% ../nbs/05_pycall.ipynb #858799fc
 _JSON_NAMES = {'true': True, 'false': False, 'null': None}
 _KINDS = {ast.Call: 'a call', ast.BinOp: 'an operator expression', ast.BoolOp: 'an operator expression',
           ast.UnaryOp: 'an operator expression', ast.Compare: 'a comparison', ast.ListComp: 'a comprehension',
@@ -48,7 +48,13 @@ def _bad(src, node, where) -> ValueError:
     return ValueError(f"Invalid function call syntax: {_kind(node)} `{_seg(src, node)}` in {where} is not allowed; "
                       "use strings, numbers, booleans, None, lists and dicts (nothing is evaluated)")
 
-# %% ../nbs/05_pycall.ipynb #300d84fe
+# %% ../nbs/05_pycall.ipynb #794f3db2
+_surrogate_re = re.compile('[\ud800-\udfff]')
+
+def _unpair(s:str) -> str:
+    "`s` with JSON-style surrogate pair escapes (`\\ud83d\\ude00`) joined into the characters they encode"
+    return s.encode('utf-16-le', 'surrogatepass').decode('utf-16-le', 'surrogatepass') if _surrogate_re.search(s) else s
+
 def _lit(node, src:str, ctx, where:str, depth:int=0):
     "The value of literal `node`; bare names come from `ctx`"
     if depth > PYCALL_MAX_DEPTH:
@@ -56,7 +62,8 @@ def _lit(node, src:str, ctx, where:str, depth:int=0):
     t = type(node)
     if t is ast.Constant:
         v = node.value
-        if v is None or type(v) in (str, bool, int) or (type(v) is float and math.isfinite(v)): return v
+        if type(v) is str: return _unpair(v)
+        if v is None or type(v) in (bool, int) or (type(v) is float and math.isfinite(v)): return v
     elif t in (ast.List, ast.Tuple):
         return [_lit(e, src, ctx, f'{where}[{i}]', depth+1) for i, e in enumerate(node.elts)]
     elif t is ast.Dict: return _dict(node, src, ctx, where, depth)
@@ -79,11 +86,12 @@ def _dict(node, src, ctx, where, depth) -> dict:
         if not (type(k) is ast.Constant and type(k.value) is str):
             raise ValueError(f"Invalid function call syntax: dict key `{_seg(src, k)}` in {where} is not a string; "
                              "dict keys must be strings, as in JSON")
-        if k.value in res: raise ValueError(f"Invalid function call syntax: duplicate key {k.value!r} in {where}")
-        res[k.value] = _lit(v, src, ctx, f'{where}[{k.value!r}]', depth+1)
+        key = _unpair(k.value)
+        if key in res: raise ValueError(f"Invalid function call syntax: duplicate key {key!r} in {where}")
+        res[key] = _lit(v, src, ctx, f'{where}[{key!r}]', depth+1)
     return res
 
-# %% ../nbs/05_pycall.ipynb #2aa37baa
+# %% ../nbs/05_pycall.ipynb #18171d7e
 def _name(src:str, func) -> str:
     "Tool name of a call's function: `search`, or `search` from `client.search`"
     node = func
@@ -107,7 +115,7 @@ def _call(node:ast.Call, src:str, ctx) -> dict:
         args[kw.arg] = _lit(kw.value, src, ctx, f'argument {kw.arg!r}')
     return {'tool': _name(src, node.func), 'arguments': args}
 
-# %% ../nbs/05_pycall.ipynb #31a190b5
+# %% ../nbs/05_pycall.ipynb #df0ceb87
 _fence_re = re.compile(r'^```[\w-]*[ \t]*\n(.*?)\n?[ \t]*```$', re.S)
 _callish_re = re.compile(r'\[?\s*[^\W\d][\w.]*\s*\(')
 
@@ -132,7 +140,7 @@ def _parse(src:str) -> ast.Module:
         if 'never closed' in e.msg or 'unexpected EOF' in e.msg: raise SyntaxError("unexpected EOF while parsing") from None
         raise
 
-# %% ../nbs/05_pycall.ipynb #c801eb13
+# %% ../nbs/05_pycall.ipynb #5b543fd9
 def parse_function_call(call_str:str, # one call as Python code, e.g. 'search(query="AI", limit=5)'
                         context:Mapping|None=None, # values for the bare names the call may use as arguments
                        ) -> dict: # {'tool': name, 'arguments': {'_pos_0': ..., 'keyword': ...}}
@@ -147,7 +155,7 @@ def parse_function_call(call_str:str, # one call as Python code, e.g. 'search(qu
         raise ValueError(f"Not a function call: found {_kind(node)} `{_seg(src, node)}`{hint}")
     return _call(node, src, context)
 
-# %% ../nbs/05_pycall.ipynb #2006fa76
+# %% ../nbs/05_pycall.ipynb #a4af62e1
 def map_positional_args(arguments:dict, # parse_function_call's arguments: `_pos_N` keys and keywords
                         param_names:list[str], # the tool's parameter names, in signature order
                        ) -> dict: # arguments with every `_pos_N` renamed
@@ -161,7 +169,7 @@ def map_positional_args(arguments:dict, # parse_function_call's arguments: `_pos
         res[k] = v
     return res
 
-# %% ../nbs/05_pycall.ipynb #5c5b5fee
+# %% ../nbs/05_pycall.ipynb #c7785e72
 def _models(ann) -> list:
     "Pydantic models a field annotation holds directly: itself, or through Optional, Union and Annotated"
     o = get_origin(ann)
@@ -196,7 +204,7 @@ def _merge(a:dict, b:dict, path:str) -> dict:
         else: raise ValueError(f"Conflicting values for {path}.{k}: {res[k]!r} and {v!r}")
     return res
 
-# %% ../nbs/05_pycall.ipynb #d58eb190
+# %% ../nbs/05_pycall.ipynb #a9367840
 def _nest(args:dict, fields:dict, seen:tuple, path:str='') -> dict:
     "`args` regrouped under the nested-model fields among `fields`"
     subs = {f: ms for f, a in fields.items() if (ms := _models(a))}
@@ -228,7 +236,7 @@ def nest_arguments_by_schema(arguments:dict, # flat arguments, e.g. from map_pos
     if not (isinstance(schema_cls, type) and issubclass(schema_cls, BaseModel)): return dict(arguments)
     return _nest(arguments, _fields([schema_cls]), (schema_cls,))
 
-# %% ../nbs/05_pycall.ipynb #717077df
+# %% ../nbs/05_pycall.ipynb #a4b340a3
 _fences_re = re.compile(r'```[\w-]*[ \t]*\n(.*?)```', re.S)
 _special_re = re.compile(r'<\|[\w-]+\|>')
 
@@ -255,7 +263,7 @@ def _line_calls(text:str, ctx) -> list:
     lines = (l.strip().rstrip(';').rstrip() for l in text.splitlines())
     return [c for l in lines if _callish_re.match(l) and l[-1] in ')]' for c in _block_calls(l, ctx)]
 
-# %% ../nbs/05_pycall.ipynb #2fbeaf4c
+# %% ../nbs/05_pycall.ipynb #22a92f3b
 def parse_function_calls(text:str, # model output holding zero or more Python-style calls
                          context:Mapping|None=None, # values for the bare names calls may use as arguments
                         ) -> list[dict]: # one parse_function_call-shaped {'tool', 'arguments'} per call, in order
