@@ -8,17 +8,17 @@ Docs: https://fncall.github.io/fncall/pycall.html.md"""
 __all__ = ['PYCALL_MAX_CHARS', 'PYCALL_MAX_DEPTH', 'parse_function_call', 'map_positional_args', 'nest_arguments_by_schema',
            'parse_function_calls']
 
-# %% ../nbs/05_pycall.ipynb #19cefda3
+# %% ../nbs/05_pycall.ipynb #901d1b0d
 import ast, math, re
 from types import UnionType
 from typing import Annotated, Any, Mapping, Union, get_args, get_origin
 from pydantic import BaseModel
 
-# %% ../nbs/05_pycall.ipynb #ff9792a6
+# %% ../nbs/05_pycall.ipynb #991d8c07
 PYCALL_MAX_CHARS = 100_000 # longest text parse_function_call(s) accept
 PYCALL_MAX_DEPTH = 100 # deepest nesting of lists and dicts in one argument
 
-# %% ../nbs/05_pycall.ipynb #858799fc
+# %% ../nbs/05_pycall.ipynb #83354500
 _JSON_NAMES = {'true': True, 'false': False, 'null': None}
 _KINDS = {ast.Call: 'a call', ast.BinOp: 'an operator expression', ast.BoolOp: 'an operator expression',
           ast.UnaryOp: 'an operator expression', ast.Compare: 'a comparison', ast.ListComp: 'a comprehension',
@@ -48,7 +48,7 @@ def _bad(src, node, where) -> ValueError:
     return ValueError(f"Invalid function call syntax: {_kind(node)} `{_seg(src, node)}` in {where} is not allowed; "
                       "use strings, numbers, booleans, None, lists and dicts (nothing is evaluated)")
 
-# %% ../nbs/05_pycall.ipynb #794f3db2
+# %% ../nbs/05_pycall.ipynb #d9869e5d
 _surrogate_re = re.compile('[\ud800-\udfff]')
 
 def _unpair(s:str) -> str:
@@ -91,7 +91,7 @@ def _dict(node, src, ctx, where, depth) -> dict:
         res[key] = _lit(v, src, ctx, f'{where}[{key!r}]', depth+1)
     return res
 
-# %% ../nbs/05_pycall.ipynb #18171d7e
+# %% ../nbs/05_pycall.ipynb #c4ae3070
 def _name(src:str, func) -> str:
     "Tool name of a call's function: `search`, or `search` from `client.search`"
     node = func
@@ -115,7 +115,7 @@ def _call(node:ast.Call, src:str, ctx) -> dict:
         args[kw.arg] = _lit(kw.value, src, ctx, f'argument {kw.arg!r}')
     return {'tool': _name(src, node.func), 'arguments': args}
 
-# %% ../nbs/05_pycall.ipynb #df0ceb87
+# %% ../nbs/05_pycall.ipynb #a75ecf24
 _fence_re = re.compile(r'^```[\w-]*[ \t]*\n(.*?)\n?[ \t]*```$', re.S)
 _callish_re = re.compile(r'\[?\s*[^\W\d][\w.]*\s*\(')
 
@@ -128,19 +128,20 @@ def _clean(text:str) -> str:
     if m := _fence_re.match(text): text = m.group(1).strip()
     return text.rstrip(';').rstrip()
 
-def _parse(src:str) -> ast.Module:
-    "AST of `src`; a SyntaxError only for text that starts like a call"
+def _parse(src:str, lenient:bool=False) -> ast.Module|None:
+    "AST of `src`; on a syntax error None if `lenient`, else a SyntaxError only for text that starts like a call"
     try: return ast.parse(src, '<call>')
     except (RecursionError, MemoryError):
         raise ValueError("Invalid function call syntax: nested too deeply for the parser") from None
     except SyntaxError as e:
         if 'too many nested' in e.msg or 'Exceeds the limit' in e.msg:
             raise ValueError(f"Invalid function call syntax: {e.msg}") from None
+        if lenient: return None
         if not _callish_re.match(src): raise ValueError("Not a function call") from None
         if 'never closed' in e.msg or 'unexpected EOF' in e.msg: raise SyntaxError("unexpected EOF while parsing") from None
         raise
 
-# %% ../nbs/05_pycall.ipynb #5b543fd9
+# %% ../nbs/05_pycall.ipynb #eb577079
 def parse_function_call(call_str:str, # one call as Python code, e.g. 'search(query="AI", limit=5)'
                         context:Mapping|None=None, # values for the bare names the call may use as arguments
                        ) -> dict: # {'tool': name, 'arguments': {'_pos_0': ..., 'keyword': ...}}
@@ -155,7 +156,7 @@ def parse_function_call(call_str:str, # one call as Python code, e.g. 'search(qu
         raise ValueError(f"Not a function call: found {_kind(node)} `{_seg(src, node)}`{hint}")
     return _call(node, src, context)
 
-# %% ../nbs/05_pycall.ipynb #a4af62e1
+# %% ../nbs/05_pycall.ipynb #06429d00
 def map_positional_args(arguments:dict, # parse_function_call's arguments: `_pos_N` keys and keywords
                         param_names:list[str], # the tool's parameter names, in signature order
                        ) -> dict: # arguments with every `_pos_N` renamed
@@ -169,7 +170,7 @@ def map_positional_args(arguments:dict, # parse_function_call's arguments: `_pos
         res[k] = v
     return res
 
-# %% ../nbs/05_pycall.ipynb #c7785e72
+# %% ../nbs/05_pycall.ipynb #6339ff33
 def _models(ann) -> list:
     "Pydantic models a field annotation holds directly: itself, or through Optional, Union and Annotated"
     o = get_origin(ann)
@@ -204,7 +205,7 @@ def _merge(a:dict, b:dict, path:str) -> dict:
         else: raise ValueError(f"Conflicting values for {path}.{k}: {res[k]!r} and {v!r}")
     return res
 
-# %% ../nbs/05_pycall.ipynb #a9367840
+# %% ../nbs/05_pycall.ipynb #c290955d
 def _nest(args:dict, fields:dict, seen:tuple, path:str='') -> dict:
     "`args` regrouped under the nested-model fields among `fields`"
     subs = {f: ms for f, a in fields.items() if (ms := _models(a))}
@@ -236,7 +237,7 @@ def nest_arguments_by_schema(arguments:dict, # flat arguments, e.g. from map_pos
     if not (isinstance(schema_cls, type) and issubclass(schema_cls, BaseModel)): return dict(arguments)
     return _nest(arguments, _fields([schema_cls]), (schema_cls,))
 
-# %% ../nbs/05_pycall.ipynb #a4b340a3
+# %% ../nbs/05_pycall.ipynb #291f4c43
 _fences_re = re.compile(r'```[\w-]*[ \t]*\n(.*?)```', re.S)
 _special_re = re.compile(r'<\|[\w-]+\|>')
 
@@ -254,16 +255,16 @@ def _stmt_calls(st) -> list:
     if not any(type(n) is ast.Call for n in ast.walk(st)): return []
     raise ValueError(f"Not a function call: line {st.lineno} holds {_kind(v)}, expected a call or a list of calls")
 
-def _block_calls(src:str, ctx) -> list:
-    "Every call in a block of code"
-    return [_call(n, src, ctx) for st in _parse(src).body for n in _stmt_calls(st)]
+def _block_calls(src:str, ctx, tree=None) -> list:
+    "Every call in a block of code (already parsed as `tree` if given)"
+    return [_call(n, src, ctx) for st in (tree or _parse(src)).body for n in _stmt_calls(st)]
 
 def _line_calls(text:str, ctx) -> list:
     "Calls on the lines of `text` that are a call or a list of calls (prose lines are skipped)"
     lines = (l.strip().rstrip(';').rstrip() for l in text.splitlines())
     return [c for l in lines if _callish_re.match(l) and l[-1] in ')]' for c in _block_calls(l, ctx)]
 
-# %% ../nbs/05_pycall.ipynb #22a92f3b
+# %% ../nbs/05_pycall.ipynb #f46dfb10
 def parse_function_calls(text:str, # model output holding zero or more Python-style calls
                          context:Mapping|None=None, # values for the bare names calls may use as arguments
                         ) -> list[dict]: # one parse_function_call-shaped {'tool', 'arguments'} per call, in order
@@ -272,7 +273,6 @@ def parse_function_calls(text:str, # model output holding zero or more Python-st
     res = []
     for b in _fences_re.findall(text) or [text]:
         b = _special_re.sub('\n', b).strip()
-        try: tree = ast.parse(b) if b else None
-        except (SyntaxError, ValueError, RecursionError, MemoryError): tree = None
-        res += _block_calls(b, context) if tree else _line_calls(b, context)
+        tree = _parse(b, lenient=True)
+        res += _block_calls(b, context, tree) if tree else _line_calls(b, context)
     return res

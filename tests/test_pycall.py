@@ -6,8 +6,7 @@ from fncall.pycall import parse_function_call, parse_function_calls, map_positio
 
 # the parser warns about escapes like "\A" in fuzzed strings; that is Python talking, not a failure
 pytestmark = pytest.mark.filterwarnings('ignore::DeprecationWarning', 'ignore::SyntaxWarning')
-settings.register_profile('pycall', max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile('pycall')
+fast = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]) # keeps this file under ~15 s
 
 idents = st.from_regex(r'[A-Za-z_][A-Za-z0-9_]{0,12}', fullmatch=True).filter(
     lambda s: not keyword.iskeyword(s) and not s.startswith('_pos_'))
@@ -22,21 +21,25 @@ def render(name, pos, kw, fmt=repr):
 
 def expected(name, pos, kw): return {'tool': name, 'arguments': {**{f'_pos_{i}': v for i, v in enumerate(pos)}, **kw}}
 
+@fast
 @given(calls)
 def test_round_trip_python(call):
     "Arguments written as Python literals parse back to the same values"
     assert parse_function_call(render(*call)) == expected(*call)
 
+@fast
 @given(calls)
 def test_round_trip_json(call):
     "Arguments written as JSON (true/false/null) parse back to the same values"
     assert parse_function_call(render(*call, fmt=json.dumps)) == expected(*call)
 
+@fast
 @given(calls, st.sampled_from([' {} ', '```python\n{}\n```', '{};', '\n\n{} ;\n']))
 def test_round_trip_wrapped(call, wrap):
     "Whitespace, code fences and a trailing semicolon around a call do not change it"
     assert parse_function_call(wrap.format(render(*call))) == expected(*call)
 
+@fast
 @given(st.lists(calls, min_size=1, max_size=4), st.sampled_from(['[{}]', '{}', '<|python_tag|>{}<|eom_id|>', 'tool_code']))
 def test_round_trip_many(cs, fmt):
     "Several calls as a pythonic list, one per line, after python_tag or in a tool_code block all come back in order"
@@ -46,6 +49,7 @@ def test_round_trip_many(cs, fmt):
     else: text = fmt.format('\n'.join(texts))
     assert parse_function_calls(text) == [expected(*c) for c in cs]
 
+@fast
 @given(calls, st.lists(idents, min_size=3, max_size=3, unique=True))
 def test_map_round_trip(call, names):
     "map_positional_args names positional values in order and keeps keywords"
@@ -54,6 +58,7 @@ def test_map_round_trip(call, names):
     res = map_positional_args(parse_function_call(render(name, pos, kw))['arguments'], names)
     assert res == {**dict(zip(names, pos)), **kw}
 
+@fast
 @given(calls, st.dictionaries(idents.filter(lambda s: s not in ('true', 'false', 'null')), values, min_size=1, max_size=3))
 def test_context_names(call, ctx):
     "Bare names take their values from context"
@@ -69,9 +74,11 @@ def check(text):
         try: f(text)
         except OK: pass
 
+@fast
 @given(st.text(max_size=200))
 def test_fuzz_text(text): check(text)
 
+@fast
 @given(st.text(alphabet='()[]{},=:;.\'"`*-+ \nabcfxy_019eTjn<|>', max_size=120))
 def test_fuzz_code_like(text): check(text)
 
