@@ -8,17 +8,17 @@ Docs: https://fncall.github.io/fncall/pycall.html.md"""
 __all__ = ['PYCALL_MAX_CHARS', 'PYCALL_MAX_DEPTH', 'parse_function_call', 'map_positional_args', 'nest_arguments_by_schema',
            'parse_function_calls']
 
-# %% ../nbs/05_pycall.ipynb #901d1b0d
+# %% ../nbs/05_pycall.ipynb #b650aa4a
 import ast, math, re
 from types import UnionType
 from typing import Annotated, Any, Mapping, Union, get_args, get_origin
 from pydantic import BaseModel
 
-# %% ../nbs/05_pycall.ipynb #991d8c07
+# %% ../nbs/05_pycall.ipynb #8d0d9f3b
 PYCALL_MAX_CHARS = 100_000 # longest text parse_function_call(s) accept
 PYCALL_MAX_DEPTH = 100 # deepest nesting of lists and dicts in one argument
 
-# %% ../nbs/05_pycall.ipynb #83354500
+# %% ../nbs/05_pycall.ipynb #2027963e
 _JSON_NAMES = {'true': True, 'false': False, 'null': None}
 _KINDS = {ast.Call: 'a call', ast.BinOp: 'an operator expression', ast.BoolOp: 'an operator expression',
           ast.UnaryOp: 'an operator expression', ast.Compare: 'a comparison', ast.ListComp: 'a comprehension',
@@ -36,7 +36,7 @@ def _kind(node) -> str:
         if isinstance(v, complex): return 'a complex number'
         if v is Ellipsis: return 'Ellipsis'
         return 'a non-finite number' if isinstance(v, float) else 'a constant'
-    return _KINDS.get(type(node), f'a {type(node).__name__} statement')
+    return _KINDS.get(type(node), f'an unsupported {type(node).__name__}')
 
 def _seg(src, node, n=40) -> str:
     "The source text of `node`, shortened to `n` characters"
@@ -48,7 +48,7 @@ def _bad(src, node, where) -> ValueError:
     return ValueError(f"Invalid function call syntax: {_kind(node)} `{_seg(src, node)}` in {where} is not allowed; "
                       "use strings, numbers, booleans, None, lists and dicts (nothing is evaluated)")
 
-# %% ../nbs/05_pycall.ipynb #d9869e5d
+# %% ../nbs/05_pycall.ipynb #ae4382d9
 _surrogate_re = re.compile('[\ud800-\udfff]')
 
 def _unpair(s:str) -> str:
@@ -82,7 +82,7 @@ def _dict(node, src, ctx, where, depth) -> dict:
     "The value of a dict display whose keys are strings"
     res = {}
     for k, v in zip(node.keys, node.values):
-        if k is None: raise _bad(src, v, f'{where} (a **-unpacking)')
+        if k is None: raise ValueError(f"Invalid function call syntax: **-unpacking `**{_seg(src, v)}` in {where} is not allowed; write the keys out")
         if not (type(k) is ast.Constant and type(k.value) is str):
             raise ValueError(f"Invalid function call syntax: dict key `{_seg(src, k)}` in {where} is not a string; "
                              "dict keys must be strings, as in JSON")
@@ -91,7 +91,7 @@ def _dict(node, src, ctx, where, depth) -> dict:
         res[key] = _lit(v, src, ctx, f'{where}[{key!r}]', depth+1)
     return res
 
-# %% ../nbs/05_pycall.ipynb #c4ae3070
+# %% ../nbs/05_pycall.ipynb #d7c47624
 def _name(src:str, func) -> str:
     "Tool name of a call's function: `search`, or `search` from `client.search`"
     node = func
@@ -115,7 +115,7 @@ def _call(node:ast.Call, src:str, ctx) -> dict:
         args[kw.arg] = _lit(kw.value, src, ctx, f'argument {kw.arg!r}')
     return {'tool': _name(src, node.func), 'arguments': args}
 
-# %% ../nbs/05_pycall.ipynb #a75ecf24
+# %% ../nbs/05_pycall.ipynb #7f6c70fc
 _fence_re = re.compile(r'^```[\w-]*[ \t]*\n(.*?)\n?[ \t]*```$', re.S)
 _callish_re = re.compile(r'\[?\s*[^\W\d][\w.]*\s*\(')
 
@@ -141,7 +141,7 @@ def _parse(src:str, lenient:bool=False) -> ast.Module|None:
         if 'never closed' in e.msg or 'unexpected EOF' in e.msg: raise SyntaxError("unexpected EOF while parsing") from None
         raise
 
-# %% ../nbs/05_pycall.ipynb #eb577079
+# %% ../nbs/05_pycall.ipynb #f46f4b8c
 def parse_function_call(call_str:str, # one call as Python code, e.g. 'search(query="AI", limit=5)'
                         context:Mapping|None=None, # values for the bare names the call may use as arguments
                        ) -> dict: # {'tool': name, 'arguments': {'_pos_0': ..., 'keyword': ...}}
@@ -156,7 +156,7 @@ def parse_function_call(call_str:str, # one call as Python code, e.g. 'search(qu
         raise ValueError(f"Not a function call: found {_kind(node)} `{_seg(src, node)}`{hint}")
     return _call(node, src, context)
 
-# %% ../nbs/05_pycall.ipynb #06429d00
+# %% ../nbs/05_pycall.ipynb #4cd441e4
 def map_positional_args(arguments:dict, # parse_function_call's arguments: `_pos_N` keys and keywords
                         param_names:list[str], # the tool's parameter names, in signature order
                        ) -> dict: # arguments with every `_pos_N` renamed
@@ -170,7 +170,7 @@ def map_positional_args(arguments:dict, # parse_function_call's arguments: `_pos
         res[k] = v
     return res
 
-# %% ../nbs/05_pycall.ipynb #6339ff33
+# %% ../nbs/05_pycall.ipynb #831e5ba1
 def _models(ann) -> list:
     "Pydantic models a field annotation holds directly: itself, or through Optional, Union and Annotated"
     o = get_origin(ann)
@@ -205,7 +205,7 @@ def _merge(a:dict, b:dict, path:str) -> dict:
         else: raise ValueError(f"Conflicting values for {path}.{k}: {res[k]!r} and {v!r}")
     return res
 
-# %% ../nbs/05_pycall.ipynb #c290955d
+# %% ../nbs/05_pycall.ipynb #aaadd742
 def _nest(args:dict, fields:dict, seen:tuple, path:str='') -> dict:
     "`args` regrouped under the nested-model fields among `fields`"
     subs = {f: ms for f, a in fields.items() if (ms := _models(a))}
@@ -237,7 +237,7 @@ def nest_arguments_by_schema(arguments:dict, # flat arguments, e.g. from map_pos
     if not (isinstance(schema_cls, type) and issubclass(schema_cls, BaseModel)): return dict(arguments)
     return _nest(arguments, _fields([schema_cls]), (schema_cls,))
 
-# %% ../nbs/05_pycall.ipynb #291f4c43
+# %% ../nbs/05_pycall.ipynb #feadb1e8
 _fences_re = re.compile(r'```[\w-]*[ \t]*\n(.*?)```', re.S)
 _special_re = re.compile(r'<\|[\w-]+\|>')
 
@@ -264,7 +264,7 @@ def _line_calls(text:str, ctx) -> list:
     lines = (l.strip().rstrip(';').rstrip() for l in text.splitlines())
     return [c for l in lines if _callish_re.match(l) and l[-1] in ')]' for c in _block_calls(l, ctx)]
 
-# %% ../nbs/05_pycall.ipynb #f46dfb10
+# %% ../nbs/05_pycall.ipynb #c680628a
 def parse_function_calls(text:str, # model output holding zero or more Python-style calls
                          context:Mapping|None=None, # values for the bare names calls may use as arguments
                         ) -> list[dict]: # one parse_function_call-shaped {'tool', 'arguments'} per call, in order
