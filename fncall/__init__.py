@@ -3,3 +3,4 @@ __version__ = "0.0.1"
 from .schema import *
 from .call import *
 from .mktool import *
+from .pycall import *
