@@ -4,3 +4,4 @@ from .schema import *
 from .call import *
 from .mktool import *
 from .pycall import *
+from .mcp import *
