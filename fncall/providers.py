@@ -7,12 +7,12 @@ Docs: https://fncall.github.io/fncall/providers.html.md"""
 # %% auto #0
 __all__ = ['strict_schema', 'check_schema', 'tool_schema']
 
-# %% ../nbs/04_providers.ipynb #90043e77
+# %% ../nbs/04_providers.ipynb #399688a5
 import json, re
 from pydantic_core import to_jsonable_python
 from .schema import get_schema
 
-# %% ../nbs/04_providers.ipynb #bc807ef9
+# %% ../nbs/04_providers.ipynb #78baa65d
 _kids_map = ('properties', '$defs', 'patternProperties', 'dependentSchemas')
 _kids_list = ('anyOf', 'oneOf', 'allOf', 'prefixItems')
 _kids_one = ('items', 'additionalProperties', 'not', 'contains')
@@ -50,7 +50,7 @@ def _deref(root, r):
     "The schema `$ref` `r` names in `root`, or None"
     return root if r == '#' else root.get('$defs', {}).get(r.split('/')[-1]) if r.startswith('#/$defs/') else None
 
-# %% ../nbs/04_providers.ipynb #25566847
+# %% ../nbs/04_providers.ipynb #63124214
 _phrases = dict(default='default: {}', minLength='at least {} characters', maxLength='at most {} characters',
                 uniqueItems='no duplicates', minimum='at least {}', maximum='at most {}', exclusiveMinimum='more than {}',
                 exclusiveMaximum='less than {}', multipleOf='a multiple of {}', minItems='at least {} items',
@@ -81,7 +81,7 @@ def _move(s, ok, fmts):
         elif k not in _silent: notes.append(_phrase(k, v))
     return _note(res, *notes)
 
-# %% ../nbs/04_providers.ipynb #33cef998
+# %% ../nbs/04_providers.ipynb #b156ffdd
 _scalars = [{'type': 'string'}, {'type': 'number'}, {'type': 'boolean'}]
 
 def _kv(s):
@@ -94,7 +94,7 @@ def _kv(s):
     res |= {'type': ['array', 'null'] if 'null' in _types(s) else 'array', 'items': item}
     return _note(res, 'a list of key/value pairs')
 
-# %% ../nbs/04_providers.ipynb #08ada71c
+# %% ../nbs/04_providers.ipynb #fa6e9b6d
 _oai_ok = {'type', 'properties', 'required', 'additionalProperties', 'items', 'anyOf', 'enum', 'const', '$ref', '$defs',
            'description', 'title', 'pattern', 'format', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum',
            'exclusiveMinimum', 'minItems', 'maxItems'}
@@ -148,14 +148,14 @@ def _strict(s, ok=_oai_ok, fmts=_oai_fmts, nullable=True):
     s = _map_kids(s, lambda o: _strict(o, ok, fmts, nullable))
     return _move(s, ok, fmts)
 
-# %% ../nbs/04_providers.ipynb #9f9a61c2
+# %% ../nbs/04_providers.ipynb #3cd03ad8
 def strict_schema(
     schema:dict, # A JSON schema of a tool's parameters, as `get_schema` makes it
 )->dict: # The same parameters in OpenAI strict mode
     "OpenAI strict-mode version of `schema`: closed objects, all properties required, defaults as null"
     return _strict(to_jsonable_python(schema, fallback=str))
 
-# %% ../nbs/04_providers.ipynb #a84e4e6e
+# %% ../nbs/04_providers.ipynb #ea7f7307
 _unroll_depth = 3
 
 def _inline(s, root, seen):
@@ -191,7 +191,7 @@ def _unroll(s, nm):
     if res is None: raise ValueError(f"Tool {nm!r}: a recursive type is required at every level, so it can't be unrolled without $ref")
     return res
 
-# %% ../nbs/04_providers.ipynb #f9e9e9f3
+# %% ../nbs/04_providers.ipynb #11fa3d5b
 _gem_ok = {'type', 'format', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required',
            'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf',
            'propertyOrdering', 'default', 'items', 'minimum', 'maximum'}
@@ -231,7 +231,7 @@ def _gemini(s, nm):
     "Parameters schema `s` of tool `nm` in Gemini's OpenAPI subset"
     return _gem(_unroll(s, nm))
 
-# %% ../nbs/04_providers.ipynb #638647bd
+# %% ../nbs/04_providers.ipynb #6a7875a1
 _name_res = dict(anthropic=r'[a-zA-Z0-9_-]{1,64}', openai=r'[a-zA-Z0-9_-]{1,64}', responses=r'[a-zA-Z0-9_-]{1,64}',
                  gemini=r'[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}', mcp=r'[a-zA-Z0-9_.-]{1,128}')
 _gem_param_re = r'[a-zA-Z_][a-zA-Z0-9_]{0,63}'
@@ -261,7 +261,7 @@ def _depth(s, root, stack=()):
         d, cyc = max(d, dd), cyc or c
     return d + ('object' in _types(s) or 'properties' in s), cyc
 
-# %% ../nbs/04_providers.ipynb #08cbdc50
+# %% ../nbs/04_providers.ipynb #18e57960
 def _node_problems(p, s, root, rules):
     "What `rules` find wrong with schema `s` at path `p`"
     ts, res = _types(s), []
@@ -303,7 +303,7 @@ def _limits(root):
     if chars > 120000: res.append(f"{chars} characters of names and values, over the limit of 120000")
     return res
 
-# %% ../nbs/04_providers.ipynb #7f72ecd6
+# %% ../nbs/04_providers.ipynb #78c264c2
 _rules = dict(
     openai=dict(items=True, limits=True),
     openai_strict=dict(items=True, limits=True, ok=_oai_ok, fmts=_oai_fmts, typed=True, closed=True, all_required=True),
@@ -328,7 +328,7 @@ def check_schema(
     if rules.get('no_recursion') and _depth(ps, ps)[1]: res.append("parameters: recursive schemas are not supported in strict mode")
     return res
 
-# %% ../nbs/04_providers.ipynb #7f22b25b
+# %% ../nbs/04_providers.ipynb #a0428e0b
 _envelopes = dict(
     anthropic=lambda nm,d,ps,st: dict(name=nm, description=d, input_schema=ps) | ({'strict': True} if st else {}),
     openai=lambda nm,d,ps,st: {'type': 'function', 'function': dict(name=nm, description=d, parameters=ps) | ({'strict': True} if st else {})},
@@ -345,10 +345,15 @@ def _parts(f):
     ps = next((s[k] for k in _pkeys if k in s), None) or {'type': 'object', 'properties': {}}
     return s['name'], s.get('description', ''), to_jsonable_python(ps, fallback=str)
 
+def _few_items(s):
+    "`s` with `minItems` above 1 (which Anthropic's strict mode rejects) described in words"
+    s = _map_kids(s, _few_items)
+    return _note(s, _phrase('minItems', s.pop('minItems'))) if s.get('minItems', 0) > 1 else s
+
 def _convert(ps, nm, provider, strict):
     if provider == 'gemini': return _gemini(ps, nm)
     if not strict: return ps
-    if provider == 'anthropic': return _strict(_unroll(ps, nm), _ant_ok, _ant_fmts, nullable=False)
+    if provider == 'anthropic': return _few_items(_strict(_unroll(ps, nm), _ant_ok, _ant_fmts, nullable=False))
     return strict_schema(ps)
 
 def tool_schema(
