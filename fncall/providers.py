@@ -7,12 +7,12 @@ Docs: https://fncall.github.io/fncall/providers.html.md"""
 # %% auto #0
 __all__ = ['strict_schema', 'check_schema', 'tool_schema']
 
-# %% ../nbs/04_providers.ipynb #399688a5
+# %% ../nbs/04_providers.ipynb #d59e08b1
 import json, re
 from pydantic_core import to_jsonable_python
 from .schema import get_schema
 
-# %% ../nbs/04_providers.ipynb #78baa65d
+# %% ../nbs/04_providers.ipynb #60dc5622
 _kids_map = ('properties', '$defs', 'patternProperties', 'dependentSchemas')
 _kids_list = ('anyOf', 'oneOf', 'allOf', 'prefixItems')
 _kids_one = ('items', 'additionalProperties', 'not', 'contains')
@@ -50,7 +50,7 @@ def _deref(root, r):
     "The schema `$ref` `r` names in `root`, or None"
     return root if r == '#' else root.get('$defs', {}).get(r.split('/')[-1]) if r.startswith('#/$defs/') else None
 
-# %% ../nbs/04_providers.ipynb #63124214
+# %% ../nbs/04_providers.ipynb #15fed10e
 _phrases = dict(default='default: {}', minLength='at least {} characters', maxLength='at most {} characters',
                 uniqueItems='no duplicates', minimum='at least {}', maximum='at most {}', exclusiveMinimum='more than {}',
                 exclusiveMaximum='less than {}', multipleOf='a multiple of {}', minItems='at least {} items',
@@ -81,7 +81,7 @@ def _move(s, ok, fmts):
         elif k not in _silent: notes.append(_phrase(k, v))
     return _note(res, *notes)
 
-# %% ../nbs/04_providers.ipynb #b156ffdd
+# %% ../nbs/04_providers.ipynb #97d9d4c7
 _scalars = [{'type': 'string'}, {'type': 'number'}, {'type': 'boolean'}]
 
 def _kv(s):
@@ -94,7 +94,7 @@ def _kv(s):
     res |= {'type': ['array', 'null'] if 'null' in _types(s) else 'array', 'items': item}
     return _note(res, 'a list of key/value pairs')
 
-# %% ../nbs/04_providers.ipynb #fa6e9b6d
+# %% ../nbs/04_providers.ipynb #c6b06117
 _oai_ok = {'type', 'properties', 'required', 'additionalProperties', 'items', 'anyOf', 'enum', 'const', '$ref', '$defs',
            'description', 'title', 'pattern', 'format', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum',
            'exclusiveMinimum', 'minItems', 'maxItems'}
@@ -148,14 +148,14 @@ def _strict(s, ok=_oai_ok, fmts=_oai_fmts, nullable=True):
     s = _map_kids(s, lambda o: _strict(o, ok, fmts, nullable))
     return _move(s, ok, fmts)
 
-# %% ../nbs/04_providers.ipynb #3cd03ad8
+# %% ../nbs/04_providers.ipynb #5716aa1e
 def strict_schema(
     schema:dict, # A JSON schema of a tool's parameters, as `get_schema` makes it
 )->dict: # The same parameters in OpenAI strict mode
     "OpenAI strict-mode version of `schema`: closed objects, all properties required, defaults as null"
     return _strict(to_jsonable_python(schema, fallback=str))
 
-# %% ../nbs/04_providers.ipynb #ea7f7307
+# %% ../nbs/04_providers.ipynb #ce8a9ced
 _unroll_depth = 3
 
 def _inline(s, root, seen):
@@ -191,11 +191,12 @@ def _unroll(s, nm):
     if res is None: raise ValueError(f"Tool {nm!r}: a recursive type is required at every level, so it can't be unrolled without $ref")
     return res
 
-# %% ../nbs/04_providers.ipynb #11fa3d5b
+# %% ../nbs/04_providers.ipynb #2311b842
 _gem_ok = {'type', 'format', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required',
            'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf',
            'propertyOrdering', 'default', 'items', 'minimum', 'maximum'}
-_gem_fmts = {'date-time', 'enum', 'int32', 'int64', 'float', 'double'}
+_gem_type_fmts = {('string', 'date-time'), ('string', 'enum'), ('integer', 'int32'), ('integer', 'int64'), ('number', 'float'), ('number', 'double')}
+_gem_fmts = {f for _,f in _gem_type_fmts}
 
 def _gem(s):
     "Inlined schema `s` in Gemini's OpenAPI subset"
@@ -207,9 +208,8 @@ def _gem(s):
     if 'prefixItems' in s: s = _tuple_note(s)
     ts = _types(s)
     if 'null' in ts and len(ts) > 1: ts.remove('null'); s['nullable'] = True
-    if len(ts) > 1: s['anyOf'] = [{'type': t} for t in ts]
-    if ts: s['type'] = ts[0] if len(ts) == 1 else s.pop('type') and None
-    if s.get('type') is None: s.pop('type', None)
+    if len(ts) > 1: s.pop('type'); s['anyOf'] = [{'type': t} for t in ts]
+    elif ts: s['type'] = ts[0]
     if 'anyOf' in s:
         ms = [m for m in s['anyOf'] if m != {'type': 'null'}]
         if len(ms) < len(s['anyOf']): s['nullable'] = True
@@ -222,16 +222,14 @@ def _gem(s):
         if all(isinstance(v, str) for v in vals): s['enum'] = vals
         else: _note(s, f"one of {', '.join(map(json.dumps, vals))}")
     fmt = s.get('format')
-    if fmt and not ((s.get('type'), fmt) in _gem_type_fmts): _note(s, _phrase('format', s.pop('format')))
+    if fmt and (s.get('type'), fmt) not in _gem_type_fmts: _note(s, _phrase('format', s.pop('format')))
     return _move(_map_kids(s, _gem), _gem_ok, _gem_fmts)
-
-_gem_type_fmts = {('string', 'date-time'), ('string', 'enum'), ('integer', 'int32'), ('integer', 'int64'), ('number', 'float'), ('number', 'double')}
 
 def _gemini(s, nm):
     "Parameters schema `s` of tool `nm` in Gemini's OpenAPI subset"
     return _gem(_unroll(s, nm))
 
-# %% ../nbs/04_providers.ipynb #6a7875a1
+# %% ../nbs/04_providers.ipynb #1ffe6e10
 _name_res = dict(anthropic=r'[a-zA-Z0-9_-]{1,64}', openai=r'[a-zA-Z0-9_-]{1,64}', responses=r'[a-zA-Z0-9_-]{1,64}',
                  gemini=r'[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}', mcp=r'[a-zA-Z0-9_.-]{1,128}')
 _gem_param_re = r'[a-zA-Z_][a-zA-Z0-9_]{0,63}'
@@ -261,7 +259,7 @@ def _depth(s, root, stack=()):
         d, cyc = max(d, dd), cyc or c
     return d + ('object' in _types(s) or 'properties' in s), cyc
 
-# %% ../nbs/04_providers.ipynb #18e57960
+# %% ../nbs/04_providers.ipynb #70be872f
 def _node_problems(p, s, root, rules):
     "What `rules` find wrong with schema `s` at path `p`"
     ts, res = _types(s), []
@@ -303,7 +301,7 @@ def _limits(root):
     if chars > 120000: res.append(f"{chars} characters of names and values, over the limit of 120000")
     return res
 
-# %% ../nbs/04_providers.ipynb #78c264c2
+# %% ../nbs/04_providers.ipynb #fe1dea69
 _rules = dict(
     openai=dict(items=True, limits=True),
     openai_strict=dict(items=True, limits=True, ok=_oai_ok, fmts=_oai_fmts, typed=True, closed=True, all_required=True),
@@ -320,7 +318,7 @@ def check_schema(
     nm, ps, strict = _tool_parts(tool, provider)
     res = [] if isinstance(nm, str) and re.fullmatch(_name_res[provider], nm) else [
         f"name {nm!r} is not allowed: {provider} tool names match {_name_res[provider]}"]
-    if ps is None: return res + ([f"the tool has no parameters schema"] if provider in ('anthropic', 'mcp') else [])
+    if ps is None: return res + (["the tool has no parameters schema"] if provider in ('anthropic', 'mcp') else [])
     if ps.get('type') != 'object': res.append("parameters: the root must be an object schema (type: object)")
     rules = _rules[('openai' if provider == 'responses' else provider) + ('_strict' if strict else '')]
     for p,s in _walk(ps, 'parameters'): res += _node_problems(p, s, ps, rules)
@@ -328,7 +326,7 @@ def check_schema(
     if rules.get('no_recursion') and _depth(ps, ps)[1]: res.append("parameters: recursive schemas are not supported in strict mode")
     return res
 
-# %% ../nbs/04_providers.ipynb #a0428e0b
+# %% ../nbs/04_providers.ipynb #78286095
 _envelopes = dict(
     anthropic=lambda nm,d,ps,st: dict(name=nm, description=d, input_schema=ps) | ({'strict': True} if st else {}),
     openai=lambda nm,d,ps,st: {'type': 'function', 'function': dict(name=nm, description=d, parameters=ps) | ({'strict': True} if st else {})},
