@@ -8,7 +8,7 @@ Docs: https://fncall.github.io/fncall/call.html.md"""
 __all__ = ['mk_ns', 'resolve_nm', 'get_schema_nm', 'coerce_inputs', 'call_func', 'call_func_async', 'call_funcs',
            'call_funcs_async']
 
-# %% ../nbs/01_call.ipynb #13331c0c
+# %% ../nbs/01_call.ipynb #46efb448
 import asyncio, concurrent.futures, copy, dataclasses, enum, inspect, json, keyword, operator, os, re, threading, traceback, typing, weakref
 from collections import abc
 from functools import partial
@@ -22,7 +22,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, TypeAdapter, Valida
 from pydantic.fields import FieldInfo
 from .schema import custom_types, empty, get_schema, _alias
 
-# %% ../nbs/01_call.ipynb #f5bf13c3
+# %% ../nbs/01_call.ipynb #d72217ed
 def mk_ns(
     fs, # A function, a mapping of names to functions, or a list of functions and mappings
 )->dict: # Name -> function
@@ -36,7 +36,7 @@ def mk_ns(
         else: raise TypeError(f"mk_ns can't name {o!r}: pass a function, or a dict like {{'name': obj}}")
     return res
 
-# %% ../nbs/01_call.ipynb #ce33b774
+# %% ../nbs/01_call.ipynb #4f97f8ca
 _seg_re = re.compile(r'[A-Za-z][A-Za-z0-9_]*\Z')
 
 def resolve_nm(
@@ -59,7 +59,7 @@ def resolve_nm(
         except AttributeError: raise NameError(f"Tool {nm!r} is not in the namespace") from None
     return o
 
-# %% ../nbs/01_call.ipynb #00f340ae
+# %% ../nbs/01_call.ipynb #66dc616d
 def get_schema_nm(
     nm:str, # Name of the tool in `ns`, possibly dotted
     ns, # The namespace
@@ -69,7 +69,7 @@ def get_schema_nm(
     "Get schema for symbol `nm` in namespace `ns`, preserving the full dotted name"
     return get_schema(resolve_nm(nm, ns), name=nm.replace('.', '-') if dot2dash else nm, **kwargs)
 
-# %% ../nbs/01_call.ipynb #8481d5bb
+# %% ../nbs/01_call.ipynb #9981914f
 def _json(v, kind):
     "`v` parsed as JSON if it is a string holding a `kind`, else `v`"
     if isinstance(v, str):
@@ -90,7 +90,7 @@ def _to_dict(v):
     if isinstance(v, list) and all(isinstance(o, dict) and set(o) == {'key', 'value'} for o in v): return {o['key']: o['value'] for o in v}
     return v
 
-# %% ../nbs/01_call.ipynb #05216df7
+# %% ../nbs/01_call.ipynb #9cae014e
 def _is_record(t):
     "Is class `t` built from a dict of its fields?"
     return dataclasses.is_dataclass(t) or is_typeddict(t) or issubclass(t, BaseModel) or (issubclass(t, tuple) and hasattr(t, '_fields'))
@@ -108,7 +108,7 @@ def _build(cls, v):
 def _from_str(t, v): return t(v) if isinstance(v, str) else v
 _native = {Path, bytes, Decimal, UUID}  # custom types pydantic already builds from strings
 
-# %% ../nbs/01_call.ipynb #b4b2fca6
+# %% ../nbs/01_call.ipynb #b85ad116
 def _is_plain(t):
     "Is `t` a plain class built by calling its Python `__init__`?"
     return t.__module__ != 'builtins' and inspect.isfunction(getattr(t, '__init__', None)) and not issubclass(t, enum.Enum)
@@ -126,9 +126,11 @@ def _lax(t):
     if o is Annotated: return Annotated[(_lax(args[0]), *map(_noalias, args[1:]))]
     if o in (Union, UnionType): return Union[tuple(map(_lax, args))]
     base = o or t
+    if t is object: return Annotated[object, BeforeValidator(_to_dict)]  # described as a JSON object
     if not isinstance(base, type): return t
     if t in custom_types: return t if t in _native else Annotated[t, BeforeValidator(partial(_from_str, t))]
     if issubclass(base, (str, bytes, int, float, enum.Enum)): return t
+    if o is None and is_typeddict(t): return Annotated[dict, BeforeValidator(partial(_build, t))]  # built and checked by `_build`
     if o is None and (_is_record(t) or _is_plain(t)): return Annotated[t, BeforeValidator(partial(_build, t))]
     if issubclass(base, abc.Mapping):
         return Annotated[dict[_lax(args[0]), _lax(args[1])] if len(args) == 2 else t, BeforeValidator(_to_dict)]
@@ -136,7 +138,7 @@ def _lax(t):
         return Annotated[base[tuple(a if a is Ellipsis else _lax(a) for a in args)] if args else t, BeforeValidator(_to_list)]
     return t
 
-# %% ../nbs/01_call.ipynb #1f4c8bf3
+# %% ../nbs/01_call.ipynb #713267e3
 class _Spec(typing.NamedTuple):
     params: dict  # name -> has a default (or is not required)
     aliases: dict # schema name (`Field(alias=...)`) -> parameter name
@@ -185,7 +187,7 @@ def _spec(func):
     _specs.setdefault(o, {})[key] = fp, set(custom_types), res
     return res
 
-# %% ../nbs/01_call.ipynb #cc35bc65
+# %% ../nbs/01_call.ipynb #4cd1c5f6
 class _InputError(ValueError): "The arguments a model sent don't fit the tool"
 
 _expect = dict(int='integer', float='number', bool='boolean', string='string', str='string', list='array', tuple='array',
@@ -218,7 +220,7 @@ def _err_lines(e:ValidationError):
         lines.append(f"{loc}: {' or '.join(msgs)}{got}")
     return lines
 
-# %% ../nbs/01_call.ipynb #4e28bdd8
+# %% ../nbs/01_call.ipynb #8b672d8f
 def _py_nm(nm):
     "`nm` as a Python identifier: `approval-policy` -> `approval_policy`, `class` -> `class_`, `2d` -> `_2d`"
     nm = re.sub(r'\W', '_', nm)
@@ -249,7 +251,7 @@ def _coerce(sp, inputs):
     if errs: raise _InputError('\n'.join(errs) + f"\n(parameters: {', '.join(sp.params) or 'none'})")
     return args | extra
 
-# %% ../nbs/01_call.ipynb #0595cdd2
+# %% ../nbs/01_call.ipynb #0cbed000
 _internal = (os.path.dirname(asyncio.__file__), os.path.dirname(concurrent.futures.__file__), threading.__file__)
 _own_codes = set()  # code of the functions below that call tools: their frames are not the model's business
 
@@ -277,7 +279,7 @@ def _model_err(nm, e, timeout=None):
     if isinstance(e, TimeoutError) and timeout is not None: return f"Error: tool {nm!r} timed out after {timeout} s"
     return _tb(e)
 
-# %% ../nbs/01_call.ipynb #b922254d
+# %% ../nbs/01_call.ipynb #caa56b2d
 def _prepare(fc_name, fc_inputs, ns):
     "The tool `fc_name` (a name in `ns`, or the function itself), its validated arguments, and the names to pass by position"
     f = resolve_nm(fc_name, ns) if isinstance(fc_name, str) else fc_name
@@ -306,7 +308,7 @@ def call_func(
 
 _own(_call, call_func)
 
-# %% ../nbs/01_call.ipynb #4c8a619a
+# %% ../nbs/01_call.ipynb #e868f55a
 def _is_async(f): return inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(getattr(f, '__call__', None))
 
 async def call_func_async(
@@ -326,7 +328,7 @@ async def call_func_async(
 
 _own(call_func_async)
 
-# %% ../nbs/01_call.ipynb #7c701914
+# %% ../nbs/01_call.ipynb #1279333b
 def _unpack(c):
     "(name, arguments) of a tool call"
     if isinstance(c, (tuple, list)) and len(c) == 2: return tuple(c)
@@ -349,7 +351,7 @@ def _results(outs, raise_on_err):
         if (e := next((e for ok,e,_ in outs if not ok), None)) is not None: raise e
     return [r if ok else _model_err(nm, r, to) for ok,r,(nm,to) in outs]
 
-# %% ../nbs/01_call.ipynb #8ea9ef73
+# %% ../nbs/01_call.ipynb #178d7b6a
 def call_funcs(
     calls, # Tool calls: (name, inputs) pairs, dicts, or objects with `tool_name` and `parameters`
     ns=None, # Namespace: see `mk_ns`
@@ -371,7 +373,7 @@ def call_funcs(
     finally: ex.shutdown(wait=False, cancel_futures=True)
     return _results(outs, raise_on_err)
 
-# %% ../nbs/01_call.ipynb #4c4c2c12
+# %% ../nbs/01_call.ipynb #ea6d1fc9
 async def call_funcs_async(
     calls, # Tool calls: (name, inputs) pairs, dicts, or objects with `tool_name` and `parameters`
     ns=None, # Namespace: see `mk_ns`

@@ -133,11 +133,7 @@ def _norm(o):
     if hasattr(o, '__dict__') and not isinstance(o, type): return type(o).__name__, _norm(vars(o))
     return o
 
-_xfail = pytest.mark.xfail(strict=True, reason="call_func passes a key/value list to an `object` parameter as is (get_schema describes `object` as an object)")
-_td = pytest.mark.xfail(sys.version_info < (3, 12), strict=True, reason="call_func can't take a typing.TypedDict parameter before Python 3.12 (pydantic)")
-_marks = dict(f21=_xfail, f25=_td, f43=_td)
-_round = [pytest.param(f, marks=_marks[_ids(f)]) if _ids(f) in _marks else f
-          for f in CORPUS if f is not Tools.am]  # Tools.am is unbound: `self` can't come from a model
+_round = [f for f in CORPUS if f is not Tools.am]  # Tools.am is unbound: `self` can't come from a model
 
 @pytest.mark.parametrize('f', _round, ids=_ids)
 def test_strict_round_trip(f):
