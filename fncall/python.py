@@ -7,12 +7,12 @@ Docs: https://fncall.github.io/fncall/python.html.md"""
 # %% auto #0
 __all__ = ['python', 'RunResult', 'Sandbox']
 
-# %% ../nbs/02_python.ipynb #a4361631
+# %% ../nbs/02_python.ipynb #2704f780
 import ast, asyncio, builtins, contextlib, importlib.util, io, json, os, selectors, shutil, signal, subprocess, sys, sysconfig, tempfile, threading, time, traceback
 from dataclasses import dataclass
 from inspect import CO_COROUTINE
 
-# %% ../nbs/02_python.ipynb #96f9b11e
+# %% ../nbs/02_python.ipynb #c3a9bc0d
 class _Timeout(BaseException):
     "Raised into user code when the timeout expires; a `BaseException`, so `except Exception:` cannot swallow it"
 
@@ -35,7 +35,7 @@ def _arm_trap():
     while f is not None and f.f_code is not _guard.__code__: f.f_trace,f = _trap,f.f_back
     sys.settrace(_trap)
 
-# %% ../nbs/02_python.ipynb #e14eb26f
+# %% ../nbs/02_python.ipynb #1dbf9806
 def _on_alarm(signum, frame):
     if getattr(_tls, 'active', False) and time.monotonic() >= _tls.deadline: _arm_trap(); raise _Timeout()
 
@@ -49,7 +49,7 @@ def _watchdog(tid, deadline, lock, state):
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid), ctypes.py_object(_AsyncTimeout))
         time.sleep(0.02)
 
-# %% ../nbs/02_python.ipynb #c08650b0
+# %% ../nbs/02_python.ipynb #2b2d064e
 def _guard(f, timeout):
     "Call `f()`, raising `_Timeout` into it after `timeout` seconds; restores the previous SIGALRM handler, timer and trace"
     if not timeout: return f()
@@ -75,7 +75,7 @@ def _guard(f, timeout):
                 state['active'] = False
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.get_ident()), None)
 
-# %% ../nbs/02_python.ipynb #5f9a524a
+# %% ../nbs/02_python.ipynb #f22544e8
 def _semicolon(code, node):
     "Does `;` follow `node`, the last statement of `code`?"
     line = code.splitlines()[node.end_lineno-1].encode()
@@ -94,7 +94,7 @@ def _compile(code):
     if last and not expr: tree.body.append(last)
     return compile(tree, _FN, 'exec', flags=_FLAGS), expr
 
-# %% ../nbs/02_python.ipynb #49a337da
+# %% ../nbs/02_python.ipynb #b44ca062
 async def _aexec(body, expr, glb, loc):
     r = eval(body, glb, loc)
     if body.co_flags & CO_COROUTINE: await r
@@ -117,7 +117,7 @@ def _exec(body, expr, glb, loc):
     exec(body, glb, loc)
     return _NOVAL if expr is None else eval(expr, glb, loc)
 
-# %% ../nbs/02_python.ipynb #59128960
+# %% ../nbs/02_python.ipynb #2b0236ef
 _LIBS = tuple({sysconfig.get_paths()[k] for k in ('stdlib','platstdlib','purelib','platlib')})
 
 def _is_lib(f):
@@ -133,7 +133,7 @@ def _user_ns(f):
     shell = ip.get_ipython() if ip else None
     return shell.user_ns if shell else sys.modules['__main__'].__dict__
 
-# %% ../nbs/02_python.ipynb #235a45dd
+# %% ../nbs/02_python.ipynb #ece087a2
 def _user_frames(stack, top):
     "Drop frames before the first frame of the user's code (if `top`) and all frames of this module"
     fs = list(stack)
@@ -156,7 +156,7 @@ def _fmt_exc(e):
         todo += [t.__cause__, t.__context__]
     return ''.join(te.format())
 
-# %% ../nbs/02_python.ipynb #d416f5e7
+# %% ../nbs/02_python.ipynb #d13ffe12
 def python(
     code:str, # Code to execute
     glb:dict|None=None, # Globals namespace
@@ -178,7 +178,7 @@ def python(
     printed = out.getvalue().rstrip('\n')
     return '\n'.join(o for o in (printed, res) if o)
 
-# %% ../nbs/02_python.ipynb #1c318653
+# %% ../nbs/02_python.ipynb #6ec5c3cb
 @dataclass
 class RunResult:
     "What one `Sandbox.run` produced; `str()` of it is the text a model should read"
@@ -192,7 +192,7 @@ class RunResult:
     reset:bool=False # Whether the worker was restarted, losing the namespace
     def __str__(self): return '\n'.join(o for o in (self.stdout.rstrip('\n'), self.stderr.rstrip('\n'), self.result, self.error.rstrip('\n')) if o)
 
-# %% ../nbs/02_python.ipynb #33909391
+# %% ../nbs/02_python.ipynb #e3b3d8e5
 def _serve(code, ns, timeout, cap):
     "Run `code` in `ns` in the worker; its output goes straight to fds 1 and 2"
     status, res, err = 'ok', None, ''
@@ -228,14 +228,16 @@ def _worker():
     ns, me = {'__name__': '__main__', '__builtins__': builtins}, os.getpid()
     for line in rf:
         req = json.loads(line)
+        _reap()
         try: resp = _serve(req['code'], ns, req['timeout'], cfg['max_output'])
         finally:
             if os.getpid()!=me: os._exit(0) # a forked child must never answer
+        if resp['status']=='timeout': _kill_tree(me, root=False) # what a runaway run started goes with it
         for f in (sys.stdout, sys.stderr): f.flush()
         _reap()
         wf.write(json.dumps(resp).encode()+b'\n')
 
-# %% ../nbs/02_python.ipynb #3ee31bc5
+# %% ../nbs/02_python.ipynb #861b6281
 def _children():
     "Map of parent pid to child pids, read from /proc"
     kids = {}
@@ -258,20 +260,21 @@ def _tree(pids):
 def _signal(pids, pgid, sig):
     for p in pids:
         with contextlib.suppress(OSError): os.kill(p, sig)
-    with contextlib.suppress(OSError): os.killpg(pgid, sig)
+    if pgid:
+        with contextlib.suppress(OSError): os.killpg(pgid, sig)
 
-def _kill_tree(pid):
-    "Freeze `pid`, its process group and all descendants (also those in new sessions) until no new ones appear, then kill them"
-    pids = {pid}
+def _kill_tree(pid, root=True):
+    "Freeze `pid`'s descendants (also those in new sessions), and `pid` and its group if `root`, until no new ones appear; then kill them"
+    pids, group = {pid}, pid if root else None
     if os.path.isdir('/proc'):
         for _ in range(100):
-            _signal(pids, pid, signal.SIGSTOP)
+            _signal(pids if root else pids-{pid}, group, signal.SIGSTOP)
             new = _tree(pids)
             if new==pids: break
             pids = new
-    _signal(pids, pid, signal.SIGKILL)
+    _signal(pids if root else pids-{pid}, group, signal.SIGKILL)
 
-# %% ../nbs/02_python.ipynb #4ba62aae
+# %% ../nbs/02_python.ipynb #021bbfa4
 class _Capped:
     "Bytes received, keeping at most `n`: the head and the tail"
     def __init__(self, n): self.n, self.head, self.tail, self.cut = n, bytearray(), bytearray(), 0
@@ -285,7 +288,7 @@ class _Capped:
         mid = f'\n... [{self.cut} bytes truncated] ...\n'.encode() if self.cut else b''
         return (self.head+mid+self.tail).decode(errors='replace')
 
-# %% ../nbs/02_python.ipynb #8842f9b3
+# %% ../nbs/02_python.ipynb #53c0a6ce
 def _runnable(path, uid, gid):
     "Can user `uid` (group `gid`) execute `path`, given its permissions and those of every directory above it?"
     import stat
