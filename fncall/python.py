@@ -7,12 +7,12 @@ Docs: https://fncall.github.io/fncall/python.html.md"""
 # %% auto #0
 __all__ = ['python', 'RunResult', 'Sandbox']
 
-# %% ../nbs/02_python.ipynb #2704f780
+# %% ../nbs/02_python.ipynb #ed44e850
 import ast, asyncio, builtins, contextlib, importlib.util, io, json, os, selectors, shutil, signal, subprocess, sys, sysconfig, tempfile, threading, time, traceback
 from dataclasses import dataclass
 from inspect import CO_COROUTINE
 
-# %% ../nbs/02_python.ipynb #c3a9bc0d
+# %% ../nbs/02_python.ipynb #f918ac4d
 class _Timeout(BaseException):
     "Raised into user code when the timeout expires; a `BaseException`, so `except Exception:` cannot swallow it"
 
@@ -35,7 +35,7 @@ def _arm_trap():
     while f is not None and f.f_code is not _guard.__code__: f.f_trace,f = _trap,f.f_back
     sys.settrace(_trap)
 
-# %% ../nbs/02_python.ipynb #1dbf9806
+# %% ../nbs/02_python.ipynb #cb2f177f
 def _on_alarm(signum, frame):
     if getattr(_tls, 'active', False) and time.monotonic() >= _tls.deadline: _arm_trap(); raise _Timeout()
 
@@ -49,7 +49,7 @@ def _watchdog(tid, deadline, lock, state):
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid), ctypes.py_object(_AsyncTimeout))
         time.sleep(0.02)
 
-# %% ../nbs/02_python.ipynb #2b2d064e
+# %% ../nbs/02_python.ipynb #f3c13b12
 def _guard(f, timeout):
     "Call `f()`, raising `_Timeout` into it after `timeout` seconds; restores the previous SIGALRM handler, timer and trace"
     if not timeout: return f()
@@ -75,7 +75,7 @@ def _guard(f, timeout):
                 state['active'] = False
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.get_ident()), None)
 
-# %% ../nbs/02_python.ipynb #f22544e8
+# %% ../nbs/02_python.ipynb #9f9027d9
 def _semicolon(code, node):
     "Does `;` follow `node`, the last statement of `code`?"
     line = code.splitlines()[node.end_lineno-1].encode()
@@ -94,7 +94,7 @@ def _compile(code):
     if last and not expr: tree.body.append(last)
     return compile(tree, _FN, 'exec', flags=_FLAGS), expr
 
-# %% ../nbs/02_python.ipynb #b44ca062
+# %% ../nbs/02_python.ipynb #6a2bc686
 async def _aexec(body, expr, glb, loc):
     r = eval(body, glb, loc)
     if body.co_flags & CO_COROUTINE: await r
@@ -117,7 +117,7 @@ def _exec(body, expr, glb, loc):
     exec(body, glb, loc)
     return _NOVAL if expr is None else eval(expr, glb, loc)
 
-# %% ../nbs/02_python.ipynb #2b0236ef
+# %% ../nbs/02_python.ipynb #b6833612
 _LIBS = tuple({sysconfig.get_paths()[k] for k in ('stdlib','platstdlib','purelib','platlib')})
 
 def _is_lib(f):
@@ -133,7 +133,7 @@ def _user_ns(f):
     shell = ip.get_ipython() if ip else None
     return shell.user_ns if shell else sys.modules['__main__'].__dict__
 
-# %% ../nbs/02_python.ipynb #ece087a2
+# %% ../nbs/02_python.ipynb #3b40ad10
 def _user_frames(stack, top):
     "Drop frames before the first frame of the user's code (if `top`) and all frames of this module"
     fs = list(stack)
@@ -156,7 +156,7 @@ def _fmt_exc(e):
         todo += [t.__cause__, t.__context__]
     return ''.join(te.format())
 
-# %% ../nbs/02_python.ipynb #d13ffe12
+# %% ../nbs/02_python.ipynb #96253681
 def python(
     code:str, # Code to execute
     glb:dict|None=None, # Globals namespace
@@ -178,7 +178,7 @@ def python(
     printed = out.getvalue().rstrip('\n')
     return '\n'.join(o for o in (printed, res) if o)
 
-# %% ../nbs/02_python.ipynb #6ec5c3cb
+# %% ../nbs/02_python.ipynb #6cdde5f6
 @dataclass
 class RunResult:
     "What one `Sandbox.run` produced; `str()` of it is the text a model should read"
@@ -192,7 +192,7 @@ class RunResult:
     reset:bool=False # Whether the worker was restarted, losing the namespace
     def __str__(self): return '\n'.join(o for o in (self.stdout.rstrip('\n'), self.stderr.rstrip('\n'), self.result, self.error.rstrip('\n')) if o)
 
-# %% ../nbs/02_python.ipynb #e3b3d8e5
+# %% ../nbs/02_python.ipynb #778337aa
 def _serve(code, ns, timeout, cap):
     "Run `code` in `ns` in the worker; its output goes straight to fds 1 and 2"
     status, res, err = 'ok', None, ''
@@ -237,7 +237,7 @@ def _worker():
         _reap()
         wf.write(json.dumps(resp).encode()+b'\n')
 
-# %% ../nbs/02_python.ipynb #861b6281
+# %% ../nbs/02_python.ipynb #ff3279c9
 def _children():
     "Map of parent pid to child pids, read from /proc"
     kids = {}
@@ -274,7 +274,7 @@ def _kill_tree(pid, root=True):
             pids = new
     _signal(pids if root else pids-{pid}, group, signal.SIGKILL)
 
-# %% ../nbs/02_python.ipynb #021bbfa4
+# %% ../nbs/02_python.ipynb #5f26a038
 class _Capped:
     "Bytes received, keeping at most `n`: the head and the tail"
     def __init__(self, n): self.n, self.head, self.tail, self.cut = n, bytearray(), bytearray(), 0
@@ -288,7 +288,7 @@ class _Capped:
         mid = f'\n... [{self.cut} bytes truncated] ...\n'.encode() if self.cut else b''
         return (self.head+mid+self.tail).decode(errors='replace')
 
-# %% ../nbs/02_python.ipynb #53c0a6ce
+# %% ../nbs/02_python.ipynb #eee0be42
 def _runnable(path, uid, gid):
     "Can user `uid` (group `gid`) execute `path`, given its permissions and those of every directory above it?"
     import stat
@@ -302,6 +302,16 @@ _BOOT = ("import sys, importlib.util as u; s=u.spec_from_file_location('_fncall_
          "m=u.module_from_spec(s); s.loader.exec_module(m); m._worker()")
 _SRC = globals().get('__file__') or importlib.util.find_spec('fncall.python').origin # the worker loads this file alone
 _GRACE = 1.0 # seconds the parent waits past `timeout` for the worker's own timeout before killing it
+
+def _pump(sel, bufs, timeout):
+    "Read once from each fd of `sel` that is ready within `timeout` into `bufs[fd]`; forget fds at EOF. Was any ready?"
+    ready = sel.select(timeout)
+    for k,_ in ready:
+        with contextlib.suppress(BlockingIOError):
+            b = os.read(k.fd, 65536)
+            if b: bufs[k.fd] += b
+            else: sel.unregister(k.fd)
+    return bool(ready)
 
 class Sandbox:
     "Run code in a persistent worker subprocess with hard limits the code cannot defeat"
@@ -363,19 +373,10 @@ class Sandbox:
                 if left <= 0: return 'timeout', None
                 if self._proc.poll() is not None: return 'died', None
                 if len(resp) > 4*self.max_output+65536: return 'died', None # not our worker talking
-                for k,_ in sel.select(min(left, 0.05)):
-                    with contextlib.suppress(BlockingIOError):
-                        b = os.read(k.fd, 65536)
-                        if b: bufs[k.fd] += b
-                        else: sel.unregister(k.fd)
+                _pump(sel, bufs, min(left, 0.05))
             sel.unregister(self._resp)
             end = time.monotonic()+0.05 # drain what the worker wrote before answering; never wait for EOF
-            while time.monotonic() < end and (ready := sel.select(0)):
-                for k,_ in ready:
-                    with contextlib.suppress(BlockingIOError):
-                        b = os.read(k.fd, 65536)
-                        if b: bufs[k.fd] += b
-                        else: sel.unregister(k.fd)
+            while time.monotonic() < end and _pump(sel, bufs, 0): pass
         try: return 'ok', json.loads(resp[:resp.index(b'\n')])
         except ValueError: return 'died', None
 
@@ -404,7 +405,7 @@ class Sandbox:
 
     def python(self,
         code:str, # Python code to run
-    )->str:
+    ):
         "Executes python `code` in a sandbox and returns its output and final expression (similar to IPython)."
         return str(self.run(code))
 
@@ -416,4 +417,5 @@ class Sandbox:
     def __enter__(self): return self
     def __exit__(self, *args): self.close()
     def __del__(self):
-        with contextlib.suppress(Exception): self.close()
+        try: self.close()
+        except Exception: pass # at interpreter exit the modules it needs may be gone
