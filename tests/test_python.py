@@ -12,6 +12,20 @@ def sb():
     tree = _tree({pid}) if pid else set()
     s.close()
     _gone(tree)
+    _user_clear()
+
+def _user_clear(wait=10):
+    "Wait until no process of the sandbox user is left (zombies included): they count against the next test's process limit"
+    import pwd
+    try: uid = pwd.getpwnam('nobody').pw_uid
+    except KeyError: return
+    end = time.monotonic()+wait
+    def procs(): return [p for p in os.listdir('/proc') if p.isdigit() and _uid(p) == uid]
+    while procs() and time.monotonic() < end: time.sleep(0.05)
+
+def _uid(p):
+    try: return os.stat(f'/proc/{p}').st_uid
+    except OSError: return None
 
 def _gone(pids, wait=2):
     "Assert `pids` die within `wait` s, then wait for init to reap them: they count against the next test's process limit"
