@@ -69,7 +69,14 @@ def test_mcp_tools_round_trip():
         return True
     assert run('mcp_demo', '--no-python', body=body)
 
-@pytest.mark.parametrize('args,msg', [(['serve', 'no_such_mod:f'], "can't import module 'no_such_mod'"),
+def test_schema_command():
+    p = subprocess.run([FNCALL, 'schema', 'mcp_demo:add', '--provider', 'openai'], cwd=HERE, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    s = json.loads(p.stdout)
+    assert s['type'] == 'function' and s['function']['name'] == 'add' and s['function']['parameters']['required'] == ['a']
+
+@pytest.mark.parametrize('args,msg', [(['schema', 'mcp_demo:add', '--provider', 'nope'], "Unknown provider 'nope'"),
+                                      (['schema', 'mcp_demo'], 'schema takes one module:function'),(['serve', 'no_such_mod:f'], "can't import module 'no_such_mod'"),
                                       (['serve', 'mcp_demo:nope'], "has no attribute 'nope'"),
                                       (['serve', '--no-python'], 'nothing to serve'),
                                       (['frobnicate'], 'invalid choice')])
