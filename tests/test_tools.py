@@ -1,7 +1,7 @@
 """The registry in a full two-turn loop with the real provider SDK clients over a mocked HTTP transport:
 the request carries our schemas, the response asks for two tools at once, the registry runs them,
 and the follow-up request carries the right results."""
-import json, httpx, pytest
+import json, sys, pytest
 from fncall.tools import FunctionRegistry
 
 def get_weather(location:str, # City name
@@ -25,22 +25,27 @@ def reg():
 class Fake:
     "A mock HTTP transport that records each JSON request and answers with the next canned JSON response"
     def __init__(self, *responses): self.responses, self.requests = list(responses), []
-    def __call__(self, request:httpx.Request):
-        self.requests.append(json.loads(request.content))
-        return httpx.Response(200, json=self.responses.pop(0))
-    def client(self, cls=httpx.Client): return cls(transport=httpx.MockTransport(self))
+    def client(self, sdk):
+        "An HTTP client, of the httpx flavour SDK package `sdk` uses (httpx or httpx2), served by this fake"
+        base = sys.modules[sdk.__name__.split('.')[0] + '._base_client'] if hasattr(sdk, '_base_client') else None
+        http = getattr(base, 'httpx2', None) or getattr(base, 'httpx', None) or __import__('httpx')
+        def handle(request):
+            self.requests.append(json.loads(request.content))
+            return http.Response(200, json=self.responses.pop(0))
+        return http.Client(transport=http.MockTransport(handle))
 
 ARGS = [('get_weather', {'location': 'Paris'}), ('divide', {'a': 1, 'b': 0})]
 RESULTS = ['Paris: 25 celsius', 'ZeroDivisionError: float division by zero']
 
 def test_openai_chat(reg):
+    import openai
     from openai import OpenAI
     calls = [{'id': f'call_{i}', 'type': 'function', 'function': {'name': n, 'arguments': json.dumps(a)}} for i,(n,a) in enumerate(ARGS)]
     fake = Fake({'id': 'c1', 'object': 'chat.completion', 'created': 0, 'model': 'gpt-4o', 'choices': [{'index': 0, 'finish_reason': 'tool_calls',
                   'message': {'role': 'assistant', 'content': None, 'tool_calls': calls}}]},
                 {'id': 'c2', 'object': 'chat.completion', 'created': 0, 'model': 'gpt-4o', 'choices': [{'index': 0, 'finish_reason': 'stop',
                   'message': {'role': 'assistant', 'content': 'Done'}}]})
-    cli = OpenAI(api_key='sk-test', http_client=fake.client())
+    cli = OpenAI(api_key='sk-test', http_client=fake.client(openai))
     msgs = [{'role': 'user', 'content': 'Weather in Paris, and 1/0?'}]
     r = cli.chat.completions.create(model='gpt-4o', messages=msgs, tools=reg.schemas('openai'))
     msgs += [r.choices[0].message.model_dump(exclude_none=True)] + reg.run(r)
@@ -53,6 +58,7 @@ def test_openai_chat(reg):
     assert tool_msgs[0]['content'] == RESULTS[0] and tool_msgs[1]['content'].endswith(RESULTS[1] + '\n')
 
 def test_openai_responses(reg):
+    import openai
     from openai import OpenAI
     out = [{'type': 'function_call', 'id': f'fc_{i}', 'call_id': f'call_{i}', 'name': n, 'arguments': json.dumps(a), 'status': 'completed'}
            for i,(n,a) in enumerate(ARGS)]
@@ -61,7 +67,7 @@ def test_openai_responses(reg):
     fake = Fake({**base, 'id': 'r1', 'output': out},
                 {**base, 'id': 'r2', 'output': [{'type': 'message', 'id': 'm1', 'role': 'assistant', 'status': 'completed',
                                                  'content': [{'type': 'output_text', 'text': 'Done', 'annotations': []}]}]})
-    cli = OpenAI(api_key='sk-test', http_client=fake.client())
+    cli = OpenAI(api_key='sk-test', http_client=fake.client(openai))
     inp = [{'role': 'user', 'content': 'Weather in Paris, and 1/0?'}]
     r = cli.responses.create(model='gpt-4o', input=inp, tools=reg.schemas('responses'))
     inp += [o.model_dump(exclude_none=True) for o in r.output] + reg.run(r)
@@ -73,12 +79,13 @@ def test_openai_responses(reg):
     assert [o['call_id'] for o in outs] == ['call_0', 'call_1'] and outs[0]['output'] == RESULTS[0]
 
 def test_anthropic(reg):
+    import anthropic
     from anthropic import Anthropic
     blocks = [{'type': 'tool_use', 'id': f'toolu_{i}', 'name': n, 'input': a} for i,(n,a) in enumerate(ARGS)]
     msg = lambda content, stop: {'id': 'msg', 'type': 'message', 'role': 'assistant', 'model': 'claude-x', 'content': content,
                                  'stop_reason': stop, 'stop_sequence': None, 'usage': {'input_tokens': 1, 'output_tokens': 1}}
     fake = Fake(msg(blocks, 'tool_use'), msg([{'type': 'text', 'text': 'Done'}], 'end_turn'))
-    cli = Anthropic(api_key='sk-test', http_client=fake.client())
+    cli = Anthropic(api_key='sk-test', http_client=fake.client(anthropic))
     msgs = [{'role': 'user', 'content': 'Weather in Paris, and 1/0?'}]
     r = cli.messages.create(model='claude-x', max_tokens=100, messages=msgs, tools=reg.schemas('anthropic'))
     msgs += [{'role': 'assistant', 'content': [b.model_dump() for b in r.content]}] + reg.run(r)
@@ -96,7 +103,7 @@ def test_gemini(reg):
     parts = [{'functionCall': {'name': n, 'args': a}} for n,a in ARGS]
     fake = Fake({'candidates': [{'content': {'role': 'model', 'parts': parts}, 'finishReason': 'STOP'}]},
                 {'candidates': [{'content': {'role': 'model', 'parts': [{'text': 'Done'}]}, 'finishReason': 'STOP'}]})
-    cli = genai.Client(api_key='test', http_options=types.HttpOptions(httpx_client=fake.client()))
+    cli = genai.Client(api_key='test', http_options=types.HttpOptions(httpx_client=fake.client(genai)))
     cfg = types.GenerateContentConfig(tools=[types.Tool(function_declarations=reg.schemas('gemini'))])
     contents = [{'role': 'user', 'parts': [{'text': 'Weather in Paris, and 1/0?'}]}]
     r = cli.models.generate_content(model='gemini-2.0-flash', contents=contents, config=cfg)
@@ -119,3 +126,24 @@ def test_async_parallel(reg):
     t0 = time.perf_counter()
     res = asyncio.run(reg.arun(ant))
     assert time.perf_counter() - t0 < 1.0 and [b['content'] for b in res[0]['content']] == ['0.4']*3
+
+def test_claudette_with_fncall_python():
+    "claudette (an Anthropic chat client of this ecosystem) using fncall's sandboxed python tool, over a mocked transport"
+    import anthropic
+    from anthropic import Anthropic
+    from claudette import Chat, Client
+    from fncall.python import Sandbox
+    msg = lambda content, stop: {'id': 'msg', 'type': 'message', 'role': 'assistant', 'model': 'claude-sonnet-4-5', 'content': content,
+                                 'stop_reason': stop, 'stop_sequence': None, 'usage': {'input_tokens': 1, 'output_tokens': 1}}
+    fake = Fake(msg([{'type': 'tool_use', 'id': 'toolu_1', 'name': 'python', 'input': {'code': 'import math\nmath.factorial(6)'}}], 'tool_use'),
+                msg([{'type': 'text', 'text': 'It is 720.'}], 'end_turn'))
+    with Sandbox(timeout=10) as sb:
+        cli = Client('claude-sonnet-4-5', cli=Anthropic(api_key='sk-test', http_client=fake.client(anthropic)))
+        chat = Chat(cli=cli, tools=[sb.python])
+        out = list(chat.toolloop('What is 6 factorial?'))
+    assert out[-1].content[0].text == 'It is 720.'
+    first, second = fake.requests
+    tool = first['tools'][0]
+    assert tool['name'] == 'python' and list(tool['input_schema']['properties']) == ['code']
+    res = second['messages'][-1]['content'][0]
+    assert res['type'] == 'tool_result' and res['tool_use_id'] == 'toolu_1' and '720' in str(res['content'])
