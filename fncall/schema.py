@@ -7,7 +7,7 @@ Docs: https://fncall.github.io/fncall/schema.html.md"""
 # %% auto #0
 __all__ = ['empty', 'custom_types', 'handle_type', 'get_schema']
 
-# %% ../nbs/00_schema.ipynb #4b410abf
+# %% ../nbs/00_schema.ipynb #ac56daa2
 import ast, dataclasses, enum, inspect, io, linecache, textwrap, tokenize, typing, weakref, datetime as dt
 from collections import abc
 from decimal import Decimal
@@ -22,11 +22,11 @@ from fastcore.docments import docments
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-# %% ../nbs/00_schema.ipynb #1fd929eb
+# %% ../nbs/00_schema.ipynb #587fec75
 empty = inspect.Parameter.empty
 custom_types = {Path, bytes, Decimal, UUID}
 
-# %% ../nbs/00_schema.ipynb #4a75fa41
+# %% ../nbs/00_schema.ipynb #40e93b15
 _prims = {bool:'boolean', int:'integer', float:'number', str:'string'}
 _tmap = {**_prims, list:'array', dict:'object', NoneType:'null'}
 _nmap = {k.__name__: v for k,v in _tmap.items()}
@@ -42,7 +42,7 @@ def _enum(vals, what):
     if None in ts: raise TypeError(f"{what}: enum values must be strings, numbers, booleans or None, got {vals!r}")
     return {'type': ts[0] if len(ts)==1 else ts, 'enum': list(vals)}
 
-# %% ../nbs/00_schema.ipynb #ff74ba00
+# %% ../nbs/00_schema.ipynb #1e28331b
 class _Defs(dict):
     "The `$defs` being built, knowing which class each name stands for"
     def __init__(self, d=None, glb=None):
@@ -56,7 +56,7 @@ def _resolve(t, ds):
     try: return eval(nm, dict(ds.glb), {c.__name__: c for c in ds.names})
     except Exception as e: raise TypeError(f"Can't resolve the annotation {nm!r}: {e}") from None
 
-# %% ../nbs/00_schema.ipynb #3cd26436
+# %% ../nbs/00_schema.ipynb #954ffdda
 def _tuple(args, ds):
     if not args: return {'type': 'array', 'items': {}}
     if args[-1] is Ellipsis: return {'type': 'array', 'items': _schema(args[0], ds)}
@@ -76,7 +76,7 @@ def _container(ot, args, ds):
         if issubclass(ot, abc.Set): res['uniqueItems'] = True
         return res
 
-# %% ../nbs/00_schema.ipynb #25d2406b
+# %% ../nbs/00_schema.ipynb #0f8e8101
 _bounds = dict(gt='exclusiveMinimum', ge='minimum', lt='exclusiveMaximum', le='maximum', multiple_of='multipleOf', pattern='pattern')
 _sizes = dict(array='Items', object='Properties')
 
@@ -101,14 +101,14 @@ def _annotated(t, ds):
     for m in meta: s |= _constraints(m, s)
     return s
 
-# %% ../nbs/00_schema.ipynb #2b44bc58
+# %% ../nbs/00_schema.ipynb #76718422
 def _union(t, ds):
     res = []
     for a in get_args(t):
         if (s := _schema(a, ds)) not in res: res.append(s)
     return res[0] if len(res)==1 else {'anyOf': res}
 
-# %% ../nbs/00_schema.ipynb #abea1584
+# %% ../nbs/00_schema.ipynb #3ea02b6e
 def _ref(cls, ds):
     "`$ref` to the schema of class `cls`, adding it to `ds` if needed"
     nm = ds.names.get(cls)
@@ -122,7 +122,7 @@ def _ref(cls, ds):
             ds[nm] = _class_schema(cls, ds)
     return {'$ref': f'#/$defs/{nm}' if nm else '#'}  # '' names the root: a class that contains itself, described by `get_schema`
 
-# %% ../nbs/00_schema.ipynb #db368976
+# %% ../nbs/00_schema.ipynb #152332c7
 def _schema(t, ds):
     "JSON schema for annotation `t`, with classes added to the `_Defs` `ds`"
     if isinstance(t, (str, ForwardRef)): t = _resolve(t, ds)
@@ -154,7 +154,7 @@ def handle_type(
     if defs is not None and ds is not defs: defs.update(ds)
     return res
 
-# %% ../nbs/00_schema.ipynb #f51fd0d7
+# %% ../nbs/00_schema.ipynb #ae9f0fc7
 def _ann_names(node): return {o.target.id for o in node.body if isinstance(o, ast.AnnAssign) and isinstance(o.target, ast.Name)}
 
 def _class_node(cls):
@@ -169,7 +169,7 @@ def _class_node(cls):
             if isinstance(node, ast.ClassDef) and node.name == cls.__name__ and anns <= _ann_names(node): return node, src
     return None, ''
 
-# %% ../nbs/00_schema.ipynb #40e50806
+# %% ../nbs/00_schema.ipynb #dd6abedf
 def _comments(src):
     "Line number to comment text for every comment in `src`"
     try: toks = list(tokenize.generate_tokens(io.StringIO(src).readline))
@@ -194,7 +194,7 @@ def _field_docs(cls):
         if doc: res[o.target.id] = doc
     return res
 
-# %% ../nbs/00_schema.ipynb #14ec04ec
+# %% ../nbs/00_schema.ipynb #294a12a9
 def _parse_doc(doc):
     "The docstring parsed into summary, parameters and returns (any style), or None"
     try: return docstring_parser.parse(doc) if doc else None
@@ -214,7 +214,7 @@ def _hints(o, ds):
     try: return typing.get_type_hints(o, include_extras=True)
     except Exception: return dict(raw)
 
-# %% ../nbs/00_schema.ipynb #2915cb84
+# %% ../nbs/00_schema.ipynb #9385f6f0
 def _docments(f):
     "docments of `f`, or just its return annotation when its source can't be found (code made by `exec`, say)"
     try: return docments(f, full=True)
@@ -252,7 +252,7 @@ def _attr_fields(cls, ds):
     if issubclass(cls, tuple): return {k: _fld(hints.get(k, Any), cls._field_defaults.get(k, empty), docs.get(k)) for k in cls._fields}
     return {k: _fld(a, vars(cls).get(k, empty), docs.get(k)) for k,a in hints.items()}
 
-# %% ../nbs/00_schema.ipynb #987429bd
+# %% ../nbs/00_schema.ipynb #e13d12c6
 from typing_extensions import is_typeddict
 
 def _is_record(t):
@@ -264,15 +264,15 @@ def _own_doc(cls):
     doc = vars(cls).get('__doc__')
     return inspect.cleandoc(doc) if doc and not doc.startswith(f'{cls.__name__}(') else None
 
-def _class_fields(cls, ds, skip_hidden=False):
+def _class_fields(cls, ds):
     "Fields of class `cls`: its annotated fields, or the parameters of its `__init__`"
     if _is_record(cls) or (cls.__init__ is object.__init__ and vars(cls).get('__annotations__')): return _attr_fields(cls, ds)
     init = cls.__init__
-    return _sig_fields(init, ds, _docments(init), _doc_params(_parse_doc(init.__doc__)), skip_hidden)
+    return _sig_fields(init, ds, _docments(init), _doc_params(_parse_doc(init.__doc__)))
 
 def _doc_params(dp): return {p.arg_name: p.description for p in dp.params} if dp else {}
 
-# %% ../nbs/00_schema.ipynb #e2acc892
+# %% ../nbs/00_schema.ipynb #f721f4e1
 def _default(v, evalable):
     "A default as the model should see it: an enum member as its value, a tuple or set as a list; with `evalable`, a string if `repr` can't be `literal_eval`d"
     if isinstance(v, enum.Enum): v = v.value
@@ -302,7 +302,7 @@ def _obj(fields, ds, title=None, desc=None, evalable=False):
     if desc: s['description'] = desc
     return s
 
-# %% ../nbs/00_schema.ipynb #958756c9
+# %% ../nbs/00_schema.ipynb #746f94c9
 _maps = ('properties', '$defs', 'patternProperties', 'dependentSchemas')
 
 def _untitle(s):
@@ -345,13 +345,13 @@ def _model_schema(cls, ds):
     props = {k: ({'description': docs[k]} | v) if k in docs and 'description' not in v else v for k,v in s.get('properties', {}).items()}
     return dict(type='object', properties=props, title=cls.__name__) | {k: v for k,v in s.items() if k not in ('type', 'properties')}
 
-# %% ../nbs/00_schema.ipynb #bc273407
+# %% ../nbs/00_schema.ipynb #ba37255b
 def _class_schema(cls, ds):
     "Object schema for the fields of class `cls`"
     if issubclass(cls, BaseModel): return _model_schema(cls, ds)
     return _obj(_class_fields(cls, ds), ds, title=cls.__name__, desc=_own_doc(cls) if _is_record(cls) else None)
 
-# %% ../nbs/00_schema.ipynb #eed5314c
+# %% ../nbs/00_schema.ipynb #3de1dcbf
 def _type_str(t):
     "Short JSON type name for the return line of a description, e.g. `array[string]`"
     if isinstance(t, str): return _nmap.get(t, 'object')
@@ -371,7 +371,7 @@ def _describe(doc, dp, ret, nm):
     tstr = f'type: {_type_str(ret.anno)}' if has_type else None
     return doc + '\n\nReturns:\n- ' + (f'{rdoc} ({tstr})' if rdoc and tstr else rdoc or tstr)
 
-# %% ../nbs/00_schema.ipynb #cce42ecf
+# %% ../nbs/00_schema.ipynb #487d5df9
 def _target(f):
     "The function or class whose signature and docs describe callable `f`"
     if isinstance(f, type) or inspect.isroutine(f): return f
@@ -403,7 +403,7 @@ def _make_schema(f, pname, evalable, skip_hidden, name):
     nm = name or t.__name__
     return {'name': nm, 'description': _describe(doc, dp, ret, nm), pname: s}, not ds.dynamic
 
-# %% ../nbs/00_schema.ipynb #5a703576
+# %% ../nbs/00_schema.ipynb #f198b47d
 _cache = weakref.WeakKeyDictionary()
 
 def _fingerprint(f, t):
@@ -419,7 +419,7 @@ def _copy(o):
     if type(o) is list: return [_copy(v) for v in o]
     return o
 
-# %% ../nbs/00_schema.ipynb #7863b084
+# %% ../nbs/00_schema.ipynb #e9a5871e
 def get_schema(
     f:object, # A function, method, class, callable instance, or a schema dict (returned as is)
     pname:str='input_schema', # Key name for parameters
