@@ -7,13 +7,13 @@ Docs: https://fncall.github.io/fncall/parse.html.md"""
 # %% auto #0
 __all__ = ['ToolCall', 'CallError', 'ParseResult', 'ToolCallParser', 'StreamEvent', 'StreamParser']
 
-# %% ../nbs/06_parse.ipynb #3c3c49ad
+# %% ../nbs/06_parse.ipynb #5a5194af
 import json, re
 from dataclasses import dataclass, field
 import json_repair
 from json.decoder import scanstring as _scanstring
 
-# %% ../nbs/06_parse.ipynb #1e030a97
+# %% ../nbs/06_parse.ipynb #46e4b259
 @dataclass
 class ToolCall:
     "One call of tool `tool_name` with `parameters`; `span` is where it stood in the text"
@@ -22,7 +22,7 @@ class ToolCall:
     id:str|None=None # call id, when the model gave one
     span:tuple|None=field(default=None, compare=False, repr=False) # (start, end) offsets in the text
 
-# %% ../nbs/06_parse.ipynb #8b429a26
+# %% ../nbs/06_parse.ipynb #7468e4fb
 @dataclass
 class CallError:
     "Text that looked like a tool call but could not be used, and why"
@@ -31,7 +31,7 @@ class CallError:
     text:str='' # the start of the offending text
     def __str__(self): return f'chars {self.span[0]}-{self.span[1]}: {self.reason}'
 
-# %% ../nbs/06_parse.ipynb #fc0bbd44
+# %% ../nbs/06_parse.ipynb #0bacefe3
 @dataclass
 class ParseResult:
     "Every tool call found in `raw_text`, and what looked like a call but failed"
@@ -42,7 +42,7 @@ class ParseResult:
 
 # ---------------------------------------------------------------- scanner
 
-# %% ../nbs/06_parse.ipynb #cfb9cd38
+# %% ../nbs/06_parse.ipynb #c22fc2c4
 _TAGS = ['<tool_call>', '</tool_call>', '[TOOL_CALLS]', '<|python_tag|>', '<|eom_id|>', '<|eot_id|>', '<function_calls>']
 _TERMS = ['<tool_call>', '</tool_call>', '<|python_tag|>', '<|eom_id|>', '<|eot_id|>', '```']
 _FN = r'<function=(?P<fn>[^>\n]{1,64})>'
@@ -58,7 +58,7 @@ _xml_re = re.compile(r'<(?P<cl>/?)(?:\w+:)?(?P<tag>invoke|parameter|function_cal
 _xml_part = re.compile(r'''</?[\w:]{0,20}(?:\s+(?:n(?:a(?:m(?:e(?:\s*=\s*(?:["'][^"'\n>]{0,64}["']?\s*)?)?)?)?)?)?|=[^>\n]{0,64})?''')
 _fn_part = re.compile(r'<function=[^>\n]{0,64}')
 
-# %% ../nbs/06_parse.ipynb #a4a2f0d7
+# %% ../nbs/06_parse.ipynb #38047915
 @dataclass
 class _Item:
     kind:str # 'json', 'xml' or 'missing'
@@ -72,7 +72,7 @@ class _Item:
     name:str|None=None
     params:dict|None=None
 
-# %% ../nbs/06_parse.ipynb #fe5915d6
+# %% ../nbs/06_parse.ipynb #bb932e7a
 class _Scanner:
     "Resumable linear scan of model text into tool-call items, fed in chunks"
     def __init__(self, marker='TOOL_CALL', cap=8000, max_depth=100, emit=None, hook=None):
@@ -119,20 +119,21 @@ class _Scanner:
             if m: self.mistral_name = m['nm']; return m.end()
             if _mistral_part.fullmatch(text, p) and self._hold(p): return p
             self.mistral_name = ''
-        m = self.prose_re.search(text, p)
-        if m is None:
-            self._hold_tail(text, p)
-            return len(text)
-        i = m.start()
-        if m['mk'] is not None:
-            if m.end() == len(text) and self._hold(i): return i
-            self._end_expect(self.base+i)
-            self.expect,self.expect_start = 'marker',self.base+i
-            return m.end()
-        if m['tag'] is not None: return self._tag(text, m)
-        if _jsonish.match(text, i): return self._start_span(text, i)
-        if _jsonish_part.fullmatch(text, i) and self._hold(i): return i
-        return i+1
+        while True:
+            m = self.prose_re.search(text, p)
+            if m is None:
+                self._hold_tail(text, p)
+                return len(text)
+            i = p = m.start()
+            if m['mk'] is not None:
+                if m.end() == len(text) and self._hold(i): return i
+                self._end_expect(self.base+i)
+                self.expect,self.expect_start = 'marker',self.base+i
+                return m.end()
+            if m['tag'] is not None: return self._tag(text, m)
+            if _jsonish.match(text, i): return self._start_span(text, i)
+            if _jsonish_part.fullmatch(text, i) and self._hold(i): return i
+            p = i+1  # a brace in prose
 
     def _hold_tail(self, text, p):
         "Hold back a tail of `text` that may grow into a tag or the marker"
@@ -350,25 +351,26 @@ class _Scanner:
 
 # ---------------------------------------------------------------- interpretation
 
-# %% ../nbs/06_parse.ipynb #21a0ff2a
+# %% ../nbs/06_parse.ipynb #3ba0cf3f
 _NAME_KEYS = ('tool_name', 'tool', 'name')
 _ARG_KEYS = ('parameters', 'params', 'arguments', 'args', 'input')
 _META_KEYS = {'id', 'type', 'call_id', 'index'}
 _looks = re.compile(r'''["']?\b(?:tool_name|tool|function|parameters|arguments)\b["']?\s*:''')
 _pythonic = re.compile(r'\[\s*[A-Za-z_][\w.]*\s*\(')
 
-# %% ../nbs/06_parse.ipynb #a6e0aea1
-def _load(s:str):
+# %% ../nbs/06_parse.ipynb #73edac6e
+def _load(s:str, repair:bool=True):
     "Parse JSON text `s`, repairing it if the strict parse fails; returns (value, error)"
     try: return json.loads(s, strict=False), None
-    except (ValueError, RecursionError): pass
+    except (ValueError, RecursionError) as e:
+        if not repair: return None, f'not valid JSON ({e})'
     try: v = json_repair.loads(s)
     except Exception as e: return None, f'could not repair the JSON ({type(e).__name__})'
     want = {'{':dict, '[':list}.get(s.lstrip()[:1])
     if v == '' or (want and not isinstance(v, want)): return None, 'not valid JSON, and repairing it did not give a JSON value'
     return v, None
 
-# %% ../nbs/06_parse.ipynb #4ab174d2
+# %% ../nbs/06_parse.ipynb #224285e8
 def _args(v):
     "Arguments `v` as a dict, or an error message"
     if v is None: return {}, None
@@ -379,7 +381,7 @@ def _args(v):
     if isinstance(v, dict): return v, None
     return None, f'arguments must be a JSON object, got {type(v).__name__}'
 
-# %% ../nbs/06_parse.ipynb #f01c7d74
+# %% ../nbs/06_parse.ipynb #50793b02
 def _to_call(d, lenient:bool):
     "A `ToolCall` from dict `d`, or (None, why); `why` is None when `d` is not call-like at all"
     if not isinstance(d, dict): return None, ('expected a JSON object with a tool name' if lenient else None)
@@ -398,7 +400,7 @@ def _to_call(d, lenient:bool):
     cid = d.get('id', d.get('call_id'))
     return ToolCall(name.strip(), params, cid if isinstance(cid, str) else None), None
 
-# %% ../nbs/06_parse.ipynb #8a5e9f6f
+# %% ../nbs/06_parse.ipynb #9fcf7a5b
 def _item_spans(s:str, start:int):
     "Spans of the items of JSON array `s` (at offset `start`), or None when it does not parse strictly"
     dec,spans,i = json.JSONDecoder(strict=False),[],s.index('[')+1
@@ -412,13 +414,13 @@ def _item_spans(s:str, start:int):
             if s[i] == ',': i += 1
     except (ValueError, IndexError, RecursionError): return None
 
-# %% ../nbs/06_parse.ipynb #805dffa4
+# %% ../nbs/06_parse.ipynb #11c8f7a6
 def _pycalls(s:str):
     "Calls in pythonic list `s`, via `parse_function_calls` from the pycall notebook"
     from fncall.pycall import parse_function_calls
     return [dict(name=c['tool'], arguments=c.get('arguments') or {}) for c in parse_function_calls(s)]
 
-# %% ../nbs/06_parse.ipynb #a7c41733
+# %% ../nbs/06_parse.ipynb #93a469b9
 def _tool_names(tools):
     "The set of tool names in `tools`: names, schemas (Anthropic, OpenAI, Gemini) or functions"
     if tools is None: return None
@@ -429,13 +431,13 @@ def _tool_names(tools):
         return getattr(t, 'name', None) or getattr(t, '__name__', None)
     return {nm(t) for t in tools} - {None}
 
-# %% ../nbs/06_parse.ipynb #fc1fb6de
+# %% ../nbs/06_parse.ipynb #6cab8d54
 def _typed(v:str):
     "XML parameter value `v`, typed by JSON where it parses"
     try: return json.loads(v)
     except ValueError: return v
 
-# %% ../nbs/06_parse.ipynb #523b511a
+# %% ../nbs/06_parse.ipynb #7022ed27
 class ToolCallParser:
     "Finds every tool call in model text, in any common format, in one linear scan"
     max_depth = 100 # JSON nested deeper than this is refused before it is parsed
@@ -464,14 +466,14 @@ class ToolCallParser:
         if it.size > self.max_payload_chars: return f'the payload is {it.size} chars; max_payload_chars is {self.max_payload_chars}'
         if it.deep: return f'the JSON is nested deeper than max_depth={self.max_depth}'
 
-    def _values(self, it):
-        "The values of JSON span `it` as ([(value, span)], error)"
+    def _values(self, it, bare):
+        "The values of JSON span `it` as ([(value, span)], error); bare JSON is repaired only if it looks like a call"
         s,span = it.text,(it.start, it.end)
         if why := self._refuse(it): return [], why
         if _pythonic.match(s):
             try: return [(c, span) for c in _pycalls(s)], None
             except Exception as e: return [], f'could not parse the pythonic call list ({type(e).__name__}: {e})'
-        v,err = _load(s)
+        v,err = _load(s, repair=not bare or bool(_looks.search(s[:300])))
         if err: return [], err
         if it.name: return [(dict(name=it.name, arguments=v), span)], None
         if isinstance(v, list): return list(zip(v, _item_spans(s, it.start) or [span]*len(v))), None
@@ -486,7 +488,7 @@ class ToolCallParser:
             if why := self._refuse(it): return [(0, err(why))]
             vals = [(dict(name=it.name, arguments={k:_typed(v) for k,v in it.params.items()}), span)]
         else:
-            vals,why = self._values(it)
+            vals,why = self._values(it, bare)
             if why: return [] if bare and not _looks.search(it.text[:300]) else [(0, err(why))]
         out = []
         for i,(v,sp) in enumerate(vals):
@@ -502,7 +504,7 @@ class ToolCallParser:
 
 # ---------------------------------------------------------------- streaming
 
-# %% ../nbs/06_parse.ipynb #3e047f4d
+# %% ../nbs/06_parse.ipynb #d0da3832
 @dataclass
 class StreamEvent:
     "What a `StreamParser` saw: a call's 'start', a 'delta' of its arguments, its 'end', or an 'error'"
@@ -513,7 +515,7 @@ class StreamEvent:
     error:CallError|None=None # what went wrong ('error')
     index:int|None=None # which call of the stream the event belongs to (calls in an array stream side by side)
 
-# %% ../nbs/06_parse.ipynb #8eaf8920
+# %% ../nbs/06_parse.ipynb #789e659c
 _head_re = re.compile(r'''\{(?:\s*"(?:id|type|call_id)"\s*:\s*"[^"\\]{0,200}"\s*,)*\s*"(?:tool_name|tool|name)"\s*:\s*"((?:[^"\\]|\\.){1,200})"\s*,'''
                       r'''(?:\s*"(?:id|type|call_id)"\s*:\s*"[^"\\]{0,200}"\s*,)*\s*"(?:parameters|params|arguments|args|input)"\s*:\s*(?=\{)''')
 
@@ -522,7 +524,7 @@ class _Frame:
     def __init__(self, start, depth): self.start,self.depth,self.adepth,self.head,self.hlen,self.next = start,depth,depth,[],0,32
     name=args=args_end=end=None; started=done=False; sent=0
 
-# %% ../nbs/06_parse.ipynb #69886971
+# %% ../nbs/06_parse.ipynb #a59d31e6
 class StreamParser:
     "Tool calls from text that arrives in chunks: `feed(delta)` and `close()` return `StreamEvent`s"
     def __init__(self,
