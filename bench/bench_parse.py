@@ -1,0 +1,64 @@
+"""Throughput of `ToolCallParser.parse` and `StreamParser` against `json.loads` of the same payloads,
+and scaling on adversarial inputs at 10k, 100k and 1M characters. Prints ratios; run: python bench/bench_parse.py"""
+import json, time
+from fncall.parse import ToolCallParser, StreamParser
+
+def best(f, n=3):
+    "Fastest of `n` runs of `f`, in seconds"
+    ts = []
+    for _ in range(n):
+        t = time.perf_counter(); f(); ts.append(time.perf_counter()-t)
+    return min(ts)
+
+def response(target=1_000_000):
+    "A ~1 MB model response: prose and several calls in several formats, with code-like arguments; and the payloads"
+    code = 'def f(x):\n    return {"a": [x, "it\'s"], "b": "\\\\n"}  # {braces} in strings\n' * 200
+    payloads,parts,i = [],[],0
+    while sum(map(len, parts)) < target:
+        p = json.dumps({'name': f'write_file', 'arguments': {'path': f'src/m{i}.py', 'content': code,
+                                                             'tags': [f't{j}' for j in range(30)], 'sizes': list(range(50))}})
+        payloads.append(p)
+        wrap = ['TOOL_CALL\n{}', '<tool_call>\n{}\n</tool_call>', '```json\n{}\n```', '[TOOL_CALLS][{}]'][i % 4]
+        parts.append(f'Step {i}: I will now write the module, explaining why at some length. ' * 3 + '\n' + wrap.format(p) + '\n')
+        i += 1
+    return ''.join(parts), payloads
+
+def throughput():
+    text,payloads = response()
+    p = ToolCallParser(max_payload_chars=100_000)
+    assert len(p.parse(text).tool_calls) == len(payloads)
+    t_parse = best(lambda: p.parse(text))
+    t_json = best(lambda: [json.loads(s) for s in payloads])
+    def streamed(n=256):
+        sp = StreamParser(parser=p)
+        for i in range(0, len(text), n): sp.feed(text[i:i+n])
+        sp.close()
+    t_stream = best(streamed)
+    mb = len(text)/1e6
+    print(f'clean input: {mb:.2f} MB, {len(payloads)} calls')
+    print(f'  json.loads of the payloads  {mb/t_json:7.1f} MB/s')
+    print(f'  ToolCallParser.parse        {mb/t_parse:7.1f} MB/s   ratio vs json.loads {t_parse/t_json:.2f}x (target <= 3x)')
+    print(f'  StreamParser, 256-char feed {mb/t_stream:7.1f} MB/s   ratio vs json.loads {t_stream/t_json:.2f}x')
+
+ADVERSARIAL = {
+    '{ repeated': lambda n: '{' * n,
+    '[ repeated': lambda n: '[' * n,
+    '"TOOL_CALL {" repeated': lambda n: 'TOOL_CALL {' * (n // 11),
+    '<tool_call> repeated': lambda n: '<tool_call>' * (n // 11),
+    'unclosed string': lambda n: 'TOOL_CALL {"tool_name": "x", "parameters": {"a": "' + 'x' * n,
+    'deep valid nesting': lambda n: 'TOOL_CALL {"tool_name": "x", "parameters": {"a": ' + '[' * (n // 2) + ']' * (n // 2) + '}}',
+    '{" repeated': lambda n: '{"' * (n // 2),
+    'backslashes in a string': lambda n: '{"a": "' + '\\' * n,
+}
+
+def scaling():
+    p = ToolCallParser()
+    print('\nadversarial scaling (time at 10k / 100k / 1M chars; linear means ratios near 10)')
+    for name,mk in ADVERSARIAL.items():
+        ts = [best(lambda: p.parse(mk(n)), n=1 if n == 1_000_000 else 3) for n in (10_000, 100_000, 1_000_000)]
+        print(f'  {name:26} {ts[0]*1e3:8.2f} ms {ts[1]*1e3:8.2f} ms {ts[2]*1e3:9.2f} ms   '
+              f'x{ts[1]/ts[0]:5.1f} x{ts[2]/ts[1]:5.1f}')
+
+if __name__ == '__main__':
+    throughput()
+    scaling()
