@@ -3,7 +3,9 @@ __version__ = "0.0.1"
 from .schema import *
 from .call import *
 from .python import *
-from .providers import *
 from .mktool import *
+from .providers import *
 from .pycall import *
+from .parse import *
+from .tools import *
 from .mcp import *
