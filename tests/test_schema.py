@@ -36,3 +36,70 @@ def test_validates_instances():
 def test_cache_returns_copies():
     a = get_schema(CORPUS[0]); a['input_schema']['properties'].clear()
     assert get_schema(CORPUS[0])['input_schema']['properties']
+
+# The seed's printed outputs, key order included (dict equality ignores order; the printed documentation does not)
+import json
+from pathlib import Path
+from typing import Union, Optional, List, Dict
+
+def silly_sum(
+    a:int, # First thing to sum
+    b:int=1, # Second thing to sum
+    c:list[int]=None, # A pointless argument
+) -> int: # The sum of the inputs
+    "Adds a + b."
+    return a + b
+
+def f(
+    o:object, # the o
+    q:tuple[int,str],
+    p:str|list[str] = 'a',
+): "object function"
+
+class Turn:
+    "Turn between two speakers"
+    def __init__(
+        self,
+        speaker_a:str, # First speaker's message
+        speaker_b:str, # Second speaker's message
+    ): pass
+
+class Conversation:
+    "A conversation between two speakers"
+    def __init__(
+        self,
+        turns:list[Turn], # Turns of the conversation
+    ): pass
+
+IntPair = tuple[int, int]
+def _union_test(opt_tup: Union[IntPair, str, int]=None):
+    "Mandatory docstring"
+
+def _path_test(path: Path = Path('.')):
+    "Mandatory docstring"
+
+SEED = [
+    (silly_sum, {}, {'name': 'silly_sum', 'description': 'Adds a + b.\n\nReturns:\n- The sum of the inputs (type: integer)',
+      'input_schema': {'type': 'object', 'properties': {'a': {'description': 'First thing to sum', 'type': 'integer'},
+        'b': {'description': 'Second thing to sum', 'default': 1, 'type': 'integer'},
+        'c': {'description': 'A pointless argument', 'default': None, 'type': 'array', 'items': {'type': 'integer'}}}, 'required': ['a']}}),
+    (f, {}, {'name': 'f', 'description': 'object function', 'input_schema': {'type': 'object', 'properties': {
+        'o': {'description': 'the o', 'type': 'object'},
+        'q': {'description': '', 'type': 'array', 'prefixItems': [{'type': 'integer'}, {'type': 'string'}],
+              'items': {'anyOf': [{'type': 'integer'}, {'type': 'string'}]}, 'minItems': 2, 'maxItems': 2},
+        'p': {'description': '', 'default': 'a', 'anyOf': [{'type': 'string'}, {'type': 'array', 'items': {'type': 'string'}}]}},
+      'required': ['o', 'q']}}),
+    (Conversation, {}, {'name': 'Conversation', 'description': 'A conversation between two speakers', 'input_schema': {'type': 'object',
+      'properties': {'turns': {'description': 'Turns of the conversation', 'type': 'array', 'items': {'$ref': '#/$defs/Turn'}}},
+      'title': 'Conversation', 'required': ['turns'], '$defs': {'Turn': {'type': 'object', 'properties': {
+        'speaker_a': {'description': "First speaker's message", 'type': 'string'},
+        'speaker_b': {'description': "Second speaker's message", 'type': 'string'}}, 'title': 'Turn', 'required': ['speaker_a', 'speaker_b']}}}}),
+    (_union_test, {}, {'name': '_union_test', 'description': 'Mandatory docstring', 'input_schema': {'type': 'object', 'properties': {
+      'opt_tup': {'description': '', 'default': None, 'anyOf': [{'type': 'array', 'prefixItems': [{'type': 'integer'}, {'type': 'integer'}],
+        'items': {'type': 'integer'}, 'minItems': 2, 'maxItems': 2}, {'type': 'string'}, {'type': 'integer'}]}}}}),
+    (_path_test, {'evalable': True}, {'name': '_path_test', 'description': 'Mandatory docstring', 'input_schema': {'type': 'object',
+      'properties': {'path': {'description': '', 'default': '.', 'type': 'string', 'format': 'Path'}}}}),
+]
+
+@pytest.mark.parametrize('fn,kw,want', SEED, ids=lambda o: getattr(o, '__name__', ''))
+def test_seed_output_in_order(fn, kw, want): assert json.dumps(get_schema(fn, **kw)) == json.dumps(want)
