@@ -52,3 +52,13 @@ def test_not_callable():
 
 def test_mk_ns_rejects_unnamed():
     with pytest.raises(TypeError): mk_ns([lambda: 1, 3])
+
+def test_call_funcs_script_and_running_loop():
+    "call_funcs works from plain code and from inside a running event loop (as in a notebook), with async tools too"
+    from fncall.call import call_funcs, call_funcs_async
+    async def aadd(a:int, b:int): "add later"; await asyncio.sleep(0.01); return a + b
+    calls = [('sums', {'a': 1, 'b': 2}), ('aadd', {'a': '3', 'b': 4}), ('nope', {})]
+    want = [3, 7, "Error: Tool 'nope' is not in the namespace"]
+    assert call_funcs(calls, [sums, aadd]) == want
+    async def inside(): return call_funcs(calls, [sums, aadd]), await call_funcs_async(calls, [sums, aadd])
+    assert asyncio.run(inside()) == (want, want)
