@@ -7,7 +7,7 @@ Docs: https://fncall.github.io/fncall/mktool.html.md"""
 # %% auto #0
 __all__ = ['type_map', 'mk_param', 'schema2sig', 'mk_tool']
 
-# %% ../nbs/03_mktool.ipynb #205822c6
+# %% ../nbs/03_mktool.ipynb #89fd67b6
 import datetime as dt, functools, inspect, json
 from inspect import Parameter, Signature
 from types import NoneType
@@ -18,7 +18,7 @@ from pydantic import Field
 from .schema import custom_types
 from .call import _py_nm
 
-# %% ../nbs/03_mktool.ipynb #61a72eb5
+# %% ../nbs/03_mktool.ipynb #423907f5
 type_map = dict(string=str, boolean=bool, integer=int, number=float, array=list, object=dict)
 _formats = {'date-time': dt.datetime, 'date': dt.date, 'time': dt.time, 'duration': dt.timedelta}
 
@@ -46,7 +46,7 @@ def _py_type(s):
         return dict[str, _py_type(ap)] if isinstance(ap, dict) else dict
     return type_map.get(t, Any)
 
-# %% ../nbs/03_mktool.ipynb #82273565
+# %% ../nbs/03_mktool.ipynb #66a7d5d2
 _field_kw = dict(minimum='ge', maximum='le', exclusiveMinimum='gt', exclusiveMaximum='lt', multipleOf='multiple_of',
                  minLength='min_length', maxLength='max_length', minItems='min_length', maxItems='max_length', pattern='pattern')
 _typed = {'type', 'enum', 'anyOf', 'oneOf', 'items', 'uniqueItems', 'properties', 'required', 'title', 'const', '_site'}
@@ -85,7 +85,7 @@ def _typed_dict_json(js):
     td.__doc__ = s.get('description')
     return td
 
-# %% ../nbs/03_mktool.ipynb #7df664a6
+# %% ../nbs/03_mktool.ipynb #900709c5
 def _inline(s, defs, seen=()):
     "Schema `s` with each `$ref` into `defs` replaced by the definition, titled with its name"
     if isinstance(s, list): return [_inline(o, defs, seen) for o in s]
@@ -97,7 +97,7 @@ def _inline(s, defs, seen=()):
         return {'title': nm, **_inline(defs[nm], defs, seen + (nm,)), '_site': site}
     return {k: _inline(v, defs, seen) for k,v in s.items() if k != '$defs'}
 
-# %% ../nbs/03_mktool.ipynb #40bb0cad
+# %% ../nbs/03_mktool.ipynb #71d123b5
 def _get(o, *ks):
     "The first of attributes or keys `ks` that `o` has"
     for k in ks:
@@ -113,7 +113,7 @@ def _tool_parts(tool):
     if not isinstance(schema, dict): schema = dict(schema)
     return name, _get(tool, 'description') or '', _inline(schema, schema.get('$defs', {}))
 
-# %% ../nbs/03_mktool.ipynb #65c7a712
+# %% ../nbs/03_mktool.ipynb #9b48a7c2
 def mk_param(
     orig:str, # The property's name in the schema
     props:dict, # The property's schema
@@ -125,7 +125,7 @@ def mk_param(
     default = Parameter.empty if orig in req else props.get('default')
     return Parameter(pynm or orig, kind, default=default, annotation=_py_type(props))
 
-# %% ../nbs/03_mktool.ipynb #58485da5
+# %% ../nbs/03_mktool.ipynb #9677ef57
 def _nm_map(nms):
     "Python name -> original name, for property names `nms`"
     py2orig = {}
@@ -145,7 +145,7 @@ def schema2sig(
     params = [mk_param(orig, props[orig], req, pynm) for pynm,orig in _nm_map(props).items()]
     return Signature(sorted(params, key=lambda p: p.kind))
 
-# %% ../nbs/03_mktool.ipynb #8b1d28b6
+# %% ../nbs/03_mktool.ipynb #b10ed599
 def mk_tool(
     dispfn, # Called as `dispfn(tool_name, **kwargs)` with the original property names; may be async
     tool, # A tool: MCP `Tool`, object or dict in Anthropic, MCP or OpenAI form

@@ -9,7 +9,8 @@ def _norm(s, orig=None):
     if isinstance(s, list): return [_norm(o) for o in s]
     if not isinstance(s, dict): return s
     res = {k: _norm(v) for k,v in s.items() if not (k == 'description' and v == '')}
-    if orig is not None: res.pop('title', None)  # a class described as a tool becomes a function
+    if orig is not None:  # at the root: a class described as a tool becomes a function; a function takes no other arguments anyway
+        for k in ('title', '$schema', 'additionalProperties'): res.pop(k, None)
     if 'required' in res: res['required'] = sorted(res['required'])
     return res
 
@@ -21,7 +22,16 @@ def _drop_none_defaults(got, orig):
 
 def disp(name, **kw): return name, kw
 
-HAND = [
+SEED_TOOL = {'name': 'searchGitHub', 'description': 'Find real-…', 'inputSchema': {
+    '$schema': 'http://json-schema.org/draft-07/schema#', 'additionalProperties': False, 'properties': {
+        'language': {'description': 'Filter by …', 'items': {'type': 'string'}, 'type': 'array'},
+        'matchCase': {'default': False, 'description': 'Whether th…', 'type': 'boolean'},
+        'path': {'description': 'Filter by …', 'type': 'string'},
+        'query': {'description': 'The litera…', 'type': 'string'},
+        'useRegexp': {'default': False, 'description': 'Whether to…', 'type': 'boolean'}},
+    'required': ['query'], 'type': 'object'}}
+
+HAND = [SEED_TOOL,
     {'name': 'searchGitHub', 'description': 'Find code', 'inputSchema': {'type': 'object', 'properties': {
         'language': {'description': 'Filter', 'items': {'type': 'string'}, 'type': 'array'},
         'matchCase': {'default': False, 'description': 'Case', 'type': 'boolean'},
