@@ -1,14 +1,30 @@
 """Throughput of `ToolCallParser.parse` and `StreamParser` against `json.loads` of the same payloads,
 and scaling on adversarial inputs at 10k, 100k and 1M characters. Prints ratios; run: python bench/bench_parse.py"""
-import json, time
+import gc, json, statistics, time
 from fncall.parse import ToolCallParser, StreamParser
 
+_gc = [0.0, 0.0]  # seconds spent in CPython's cyclic GC so far; start of the current collection
+def _gc_clock(phase, info):
+    if phase == 'start': _gc[1] = time.perf_counter()
+    else: _gc[0] += time.perf_counter()-_gc[1]
+gc.callbacks.append(_gc_clock)
+
+def timed(f):
+    "Seconds one run of `f` takes, and how many of them CPython's cyclic GC took; earlier garbage is collected first"
+    gc.collect()
+    g,t = _gc[0],time.perf_counter(); f()
+    return time.perf_counter()-t, _gc[0]-g
+
 def best(f, n=3):
-    "Fastest of `n` runs of `f`, in seconds"
-    ts = []
+    "(seconds, GC seconds) of the fastest of `n` runs of `f`"
+    return min(timed(f) for _ in range(n))
+
+def interleaved(fs, n=9):
+    "Per-round seconds of each of `fs`, run in turn for `n` rounds so machine noise hits them alike"
+    ts = [[] for _ in fs]
     for _ in range(n):
-        t = time.perf_counter(); f(); ts.append(time.perf_counter()-t)
-    return min(ts)
+        for f,t in zip(fs, ts): t.append(timed(f)[0])
+    return ts
 
 def response(target=1_000_000):
     "A ~1 MB model response: prose and several calls in several formats, with code-like arguments; and the payloads"
@@ -27,17 +43,19 @@ def throughput():
     text,payloads = response()
     p = ToolCallParser(max_payload_chars=100_000)
     assert len(p.parse(text).tool_calls) == len(payloads)
-    t_parse = best(lambda: p.parse(text))
-    t_json = best(lambda: [json.loads(s) for s in payloads])
+    ts_parse,ts_json = interleaved([lambda: p.parse(text), lambda: [json.loads(s) for s in payloads]])
+    t_parse,t_json = min(ts_parse),min(ts_json)
+    med = statistics.median(a/b for a,b in zip(ts_parse, ts_json))
     def streamed(n=256):
         sp = StreamParser(parser=p)
         for i in range(0, len(text), n): sp.feed(text[i:i+n])
         sp.close()
-    t_stream = best(streamed)
+    t_stream = best(streamed)[0]
     mb = len(text)/1e6
     print(f'clean input: {mb:.2f} MB, {len(payloads)} calls')
     print(f'  json.loads of the payloads  {mb/t_json:7.1f} MB/s')
     print(f'  ToolCallParser.parse        {mb/t_parse:7.1f} MB/s   ratio vs json.loads {t_parse/t_json:.2f}x (target <= 3x)')
+    print(f'    (best of {len(ts_parse)} interleaved rounds each; median of the per-round ratios {med:.2f}x)')
     print(f'  StreamParser, 256-char feed {mb/t_stream:7.1f} MB/s   ratio vs json.loads {t_stream/t_json:.2f}x')
 
 ADVERSARIAL = {
@@ -53,11 +71,12 @@ ADVERSARIAL = {
 
 def scaling():
     p = ToolCallParser()
-    print('\nadversarial scaling (time at 10k / 100k / 1M chars; linear means ratios near 10)')
+    print('\nadversarial scaling (time at 10k / 100k / 1M chars; linear means ratios near 10;'
+          '\n  then the share of the 1M time in CPython\'s cyclic GC, and the 100k->1M ratio without it)')
     for name,mk in ADVERSARIAL.items():
-        ts = [best(lambda: p.parse(mk(n)), n=1 if n == 1_000_000 else 3) for n in (10_000, 100_000, 1_000_000)]
-        print(f'  {name:26} {ts[0]*1e3:8.2f} ms {ts[1]*1e3:8.2f} ms {ts[2]*1e3:9.2f} ms   '
-              f'x{ts[1]/ts[0]:5.1f} x{ts[2]/ts[1]:5.1f}')
+        (t0,_),(t1,g1),(t2,g2) = [best(lambda: p.parse(s), n=2 if n == 1_000_000 else 3) for n in (10_000, 100_000, 1_000_000) for s in [mk(n)]]
+        print(f'  {name:26} {t0*1e3:8.2f} ms {t1*1e3:8.2f} ms {t2*1e3:9.2f} ms   x{t1/t0:5.1f} x{t2/t1:5.1f}'
+              f'   GC {g2/t2:4.0%}, x{(t2-g2)/(t1-g1):5.1f} without')
 
 if __name__ == '__main__':
     throughput()

@@ -59,7 +59,7 @@ _xml_part = re.compile(r'''</?[\w:]{0,20}(?:\s+(?:n(?:a(?:m(?:e(?:\s*=\s*(?:["']
 _fn_part = re.compile(r'<function=[^>\n]{0,64}')
 
 # %% ../nbs/06_parse.ipynb #38047915
-@dataclass
+@dataclass(slots=True)
 class _Item:
     kind:str # 'json', 'xml' or 'missing'
     ctx:str # 'bare', 'marker', 'hermes', 'mistral', 'llama', 'xml'
@@ -71,6 +71,38 @@ class _Item:
     closed:bool=True
     name:str|None=None
     params:dict|None=None
+    value:dict|list|None=None # the JSON value, when the fast path decoded it
+    spans:list|None=None # (start, end) of each item of a decoded array
+    started:bool=False # `StreamParser`: a 'start' event was sent
+    idx:int|None=None # `StreamParser`: the call's index in the stream
+
+# %% ../nbs/06_parse.ipynb #b7899f75
+_dec = json.JSONDecoder(strict=False)
+_jws = re.compile(r'[ \t\n\r]*')
+
+def _decode(s:str, i:int=0):
+    "The JSON object or array at `s[i]` by json's C decoder: (value, end, (start, end) of an array's items or None)"
+    if s[i] == '{': return *_dec.raw_decode(s, i), None
+    vals,spans = [],[]
+    i = _jws.match(s, i+1).end()
+    if s[i] != ']':
+        while True:
+            v,j = _dec.raw_decode(s, i)
+            vals.append(v); spans.append((i, j))
+            i = _jws.match(s, j).end()
+            if s[i] != ',': break
+            i = _jws.match(s, i+1).end()
+    if s[i] != ']': raise ValueError(f"expected ',' or ']' at {i}")
+    return vals, i+1, spans
+
+def _nested(v, limit:int):
+    "Whether the dicts and lists in `v` nest deeper than `limit`"
+    if isinstance(v, dict): v = v.values()
+    elif not isinstance(v, list): return False
+    if limit < 1: return True
+    for x in v:
+        if isinstance(x, (dict, list)) and _nested(x, limit-1): return True
+    return False
 
 # %% ../nbs/06_parse.ipynb #bb932e7a
 class _Scanner:
@@ -86,6 +118,7 @@ class _Scanner:
         self.pend,self.base,self.last_sig,self.bs = '',0,'',0
         self.mistral_name = None
         self.xml = None
+        self.win = (0, '')  # (offset, text) of the fast path's window
 
     # --- driving
     def feed(self, chunk, final=False):
@@ -176,10 +209,26 @@ class _Scanner:
     def _start_span(self, text, i):
         self.sp = _Item('json', self._ctx(), self.base+i, name=self.mistral_name or None if self.expect=='mistral' else None)
         self._payload()
+        if self.hook is None and (j := self._fast(text, i)): return j
         self.pieces,self.sp_local,self.stack,self.ncurly,self.nsquare = [],i,[],0,0
         self.mode = 'code'
         if self.hook: self.hook.span_start(self.sp)
         return self._open(text, i)
+
+    def _fast(self, text, i):
+        "End of the span at `i` if json's C decoder reads it whole within the caps (then emitted), else None"
+        a,(w0,w) = self.base+i,self.win
+        if a+self.cap+1 > w0+len(w) and w0+len(w) < self.base+len(text): w0,w = self.win = a,text[i:i+2*self.cap+2]
+        j = a-w0
+        try:
+            v,e,spans = _decode(w, j)
+            if e-j > self.cap or _nested(v, self.max_depth): return None
+        except (ValueError, IndexError, RecursionError): return None
+        sp,self.sp,self.mistral_name = self.sp,None,None
+        sp.end,sp.size,sp.text,sp.value = a+e-j,e-j,w[j:e],v
+        if spans is not None: sp.spans = [(w0+x, w0+y) for x,y in spans]
+        self.emit(sp)
+        return i+e-j
 
     def _open(self, text, i):
         c = text[i]
@@ -453,12 +502,11 @@ class ToolCallParser:
               tools=None # tool names, schemas or functions: calls to anything else become errors
              ) -> ParseResult:
         "Every tool call in `text`, in order, and an error for each thing that looked like a call but failed"
-        items = []
-        sc = self._scanner(items.append)
-        sc.feed(text); sc.close()
         names,calls,errors = _tool_names(tools),[],[]
-        for it in items:
+        def take(it):
             for _,r in self._interpret(it, names): (calls if isinstance(r, ToolCall) else errors).append(r)
+        sc = self._scanner(take)
+        sc.feed(text); sc.close()
         return ParseResult(calls[0] if calls else None, text, calls, errors)
 
     def _refuse(self, it):
@@ -470,13 +518,15 @@ class ToolCallParser:
         "The values of JSON span `it` as ([(value, span)], error); bare JSON is repaired only if it looks like a call"
         s,span = it.text,(it.start, it.end)
         if why := self._refuse(it): return [], why
-        if _pythonic.match(s):
+        if it.value is not None: v = it.value
+        elif _pythonic.match(s):
             try: return [(c, span) for c in _pycalls(s)], None
             except Exception as e: return [], f'could not parse the pythonic call list ({type(e).__name__}: {e})'
-        v,err = _load(s, repair=not bare or bool(_looks.search(s[:300])))
-        if err: return [], err
+        else:
+            v,err = _load(s, repair=not bare or bool(_looks.search(s[:300])))
+            if err: return [], err
         if it.name: return [(dict(name=it.name, arguments=v), span)], None
-        if isinstance(v, list): return list(zip(v, _item_spans(s, it.start) or [span]*len(v))), None
+        if isinstance(v, list): return list(zip(v, it.spans or _item_spans(s, it.start) or [span]*len(v))), None
         return [(v, span)], None
 
     def _interpret(self, it, names):
@@ -615,7 +665,7 @@ class StreamParser:
         if self._ok(it.name): it.started,it.idx = True,self._start(it.name)
 
     def _item(self, it):
-        started = [f for f in self.frames if f.started] if it.kind == 'json' else [it] if getattr(it, 'started', False) else []
+        started = [f for f in self.frames if f.started] if it.kind == 'json' else [it] if it.started else []
         errs = []
         for _,r in self.parser._interpret(it, self.names):
             if isinstance(r, CallError):

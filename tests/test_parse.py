@@ -143,3 +143,26 @@ def test_random_text_never_raises():
         ref = P.parse(t)
         sp,_ = stream(t, rng)
         assert sp.result() == ref
+
+def test_fast_path_matches_scan():
+    "`parse` decodes valid JSON with json's C decoder first; the result, spans included, is what the scan alone gives"
+    rng = random.Random(11)
+    snips = FIXTURES + ['[{"name": "f", "arguments": {}} , {"name": "g"}]', '[]', '[1,]', '[[[[[]]]]]', '[ {"name": "f"}\x0b]',
+                        '{"name": "f", "arguments": {"a": [[[[1]]]]}}', '"', "'", '\\', '<tool_call>', '```', 'TOOL_CALL', '{', ']', ',']
+    for _ in range(400):
+        t = ''.join(rng.choice(snips) for _ in range(rng.randint(1, 5)))
+        for _ in range(rng.choice([0, 0, 1, 3])):
+            k = rng.randrange(len(t)+1); t = t[:k] + rng.choice('{}[]"\'\\,: \x0b\n<`0') + t[k:]
+        p = ToolCallParser(max_payload_chars=rng.choice([8000, 30, 60]))
+        p.max_depth = rng.choice([100, 2, 3])
+        tools = rng.choice([None, ['a', 'f', 'search']])
+        sp = StreamParser(tools=tools, parser=p)
+        sp.feed(t); sp.close()
+        r = p.parse(t, tools=tools)
+        assert r == sp.result()
+        assert [c.span for c in r.tool_calls] == [c.span for c in sp.result().tool_calls]
+    for c in ('{"name": "f", "arguments": {"a": []}}', '[{"name": "f", "arguments": {"a": []}}]'):  # at the caps
+        depth = 3 + c.startswith('[')
+        for cap,d,n in ((len(c), depth, 1), (len(c)-1, depth, 0), (len(c), depth-1, 0)):
+            p = ToolCallParser(max_payload_chars=cap); p.max_depth = d
+            assert len(p.parse(c).tool_calls) == n
