@@ -28,11 +28,13 @@ def mk_ns(
 )->dict: # Name -> function
     "Namespace of the tools in `fs`"
     if fs is None: return {}
-    if isinstance(fs, abc.Mapping): return fs
+    if not isinstance(fs, (list, tuple)):
+        if isinstance(fs, abc.Mapping): return fs
+        fs = [fs]
     res = {}
-    for o in fs if isinstance(fs, (list, tuple)) else [fs]:
-        if isinstance(o, abc.Mapping): items = o.items()
-        elif callable(o) and isinstance(nm := getattr(o, '__name__', None), str) and nm.isidentifier(): items = [(nm, o)]
+    for o in fs:  # functions first: `call_func(..., ns=[f])` makes a namespace on every call
+        if callable(o) and isinstance(nm := getattr(o, '__name__', None), str) and nm.isidentifier(): items = ((nm, o),)
+        elif isinstance(o, abc.Mapping): items = o.items()
         else: raise TypeError(f"mk_ns can't name {o!r}: pass a named function, or a dict like {{'name': obj}}")
         for k,v in items:
             if res.setdefault(k, v) is not v: raise ValueError(f"mk_ns got two different tools named {k!r}: name them with a dict like {{'name': obj}}")
