@@ -9,7 +9,7 @@ __all__ = ['mk_ns', 'resolve_nm', 'get_schema_nm', 'coerce_inputs', 'call_func',
            'call_funcs_async']
 
 # %% ../nbs/01_call.ipynb #46efb448
-import asyncio, concurrent.futures, copy, dataclasses, enum, inspect, json, keyword, operator, os, re, threading, traceback, typing, weakref
+import asyncio, concurrent.futures, contextvars, copy, dataclasses, enum, inspect, json, keyword, operator, os, re, threading, traceback, types, typing, weakref
 from collections import abc
 from functools import partial
 from decimal import Decimal
@@ -28,16 +28,41 @@ def mk_ns(
 )->dict: # Name -> function
     "Namespace of the tools in `fs`"
     if fs is None: return {}
-    if isinstance(fs, abc.Mapping): return fs
+    if not isinstance(fs, (list, tuple)):
+        if isinstance(fs, abc.Mapping): return fs
+        fs = [fs]
     res = {}
-    for o in fs if isinstance(fs, (list, tuple)) else [fs]:
-        if isinstance(o, abc.Mapping): res |= o
-        elif callable(o) and isinstance(getattr(o, '__name__', None), str): res[o.__name__] = o
-        else: raise TypeError(f"mk_ns can't name {o!r}: pass a function, or a dict like {{'name': obj}}")
+    for o in fs:  # functions first: `call_func(..., ns=[f])` makes a namespace on every call
+        if callable(o) and isinstance(nm := getattr(o, '__name__', None), str) and nm.isidentifier(): items = ((nm, o),)
+        elif isinstance(o, abc.Mapping): items = o.items()
+        else: raise TypeError(f"mk_ns can't name {o!r}: pass a named function, or a dict like {{'name': obj}}")
+        for k,v in items:
+            if res.setdefault(k, v) is not v: raise ValueError(f"mk_ns got two different tools named {k!r}: name them with a dict like {{'name': obj}}")
     return res
 
 # %% ../nbs/01_call.ipynb #4f97f8ca
 _seg_re = re.compile(r'[A-Za-z][A-Za-z0-9_]*\Z')
+_builtin = (types.BuiltinFunctionType, types.MethodDescriptorType, types.WrapperDescriptorType, types.MethodWrapperType, types.ClassMethodDescriptorType)
+_none = object()
+
+def _in_class(cls, s):
+    "What class `cls` or one of its bases (not its metaclass) defines as `s`"
+    return next((vars(k)[s] for k in cls.__mro__ if s in vars(k)), _none)
+
+def _attr(o, s):
+    "Attribute `s` of `o`, found without running any of `o`'s code; a `NameError` saying why for what a model may not reach"
+    cls = o if isinstance(o, type) else type(o)
+    c = _in_class(cls, s)
+    v = c if o is cls else inspect.getattr_static(o, s, _none)
+    if v is _none: raise AttributeError(s)
+    if isinstance(v, ModuleType): raise NameError(f"{s!r} is a module")
+    if isinstance(v, _builtin) or isinstance(v, type) and v.__module__ == 'builtins': raise NameError(f"{s!r} is a built-in")
+    if v is not c: return v  # the object's own attribute
+    if isinstance(v, types.FunctionType): return v if o is cls else types.MethodType(v, o)
+    if type(v) in (staticmethod, classmethod) and isinstance(v.__func__, types.FunctionType): return v.__get__(None if o is cls else o, cls)
+    if isinstance(v, types.MemberDescriptorType) and o is not cls: return v.__get__(o, cls)  # a `__slots__` attribute
+    if hasattr(type(v), '__get__'): raise NameError(f"{s!r} is a {type(v).__name__}")
+    return v
 
 def resolve_nm(
     nm:str, # A tool name: a key of `ns`, or a dotted path from one (`obj.method`), or the same with dashes (`obj-method`)
@@ -55,8 +80,9 @@ def resolve_nm(
     o = ns[segs[0]]
     for s in segs[1:]:
         if isinstance(o, ModuleType): raise NameError(f"Tool {nm!r} is not allowed: it reaches into module {o.__name__!r}")
-        try: o = getattr(o, s)
+        try: o = _attr(o, s)
         except AttributeError: raise NameError(f"Tool {nm!r} is not in the namespace") from None
+        except NameError as e: raise NameError(f"Tool {nm!r} is not allowed: {e}") from None
     return o
 
 # %% ../nbs/01_call.ipynb #66dc616d
@@ -255,6 +281,8 @@ def _coerce(sp, inputs):
 _internal = (os.path.dirname(asyncio.__file__), os.path.dirname(concurrent.futures.__file__), threading.__file__)
 _own_codes = set()  # code of the functions below that call tools: their frames are not the model's business
 
+class _CallError(TypeError): "A tool call that can't be made as asked: an unreadable call, or a tool whose parameters can't be read"
+
 def _own(*fs):
     "Add the code of `fs`, and of the functions nested in them, to `_own_codes`"
     todo = [f.__code__ for f in fs]
@@ -274,9 +302,9 @@ def _tb(e):
 
 def _model_err(nm, e, timeout=None):
     "What the model reads when calling tool `nm` failed with `e`"
-    if isinstance(e, NameError): return f"Error: {e}"
+    if isinstance(e, (NameError, _CallError)): return f"Error: {e}"
     if isinstance(e, _InputError): return f"Error: invalid arguments for tool {nm!r}:\n{e}"
-    if isinstance(e, TimeoutError) and timeout is not None: return f"Error: tool {nm!r} timed out after {timeout} s"
+    if isinstance(e, (TimeoutError, asyncio.TimeoutError)) and timeout is not None: return f"Error: tool {nm!r} timed out after {timeout} s"
     return _tb(e)
 
 # %% ../nbs/01_call.ipynb #caa56b2d
@@ -284,7 +312,8 @@ def _prepare(fc_name, fc_inputs, ns):
     "The tool `fc_name` (a name in `ns`, or the function itself), its validated arguments, and the names to pass by position"
     f = resolve_nm(fc_name, ns) if isinstance(fc_name, str) else fc_name
     if not callable(f): raise NameError(f"Tool {fc_name!r} is not callable")
-    sp = _spec(f)
+    try: sp = _spec(f)
+    except (ValueError, TypeError) as e: raise _CallError(f"tool {_name(fc_name)!r} can't be called: its parameters can't be read ({e})") from None
     return f, _coerce(sp, fc_inputs), sp.posonly
 
 def _call(f, args, posonly):
@@ -302,7 +331,7 @@ def call_func(
 ):
     "Call the function `fc_name` with the given `fc_inputs` using namespace `ns`."
     try: return _call(*_prepare(fc_name, fc_inputs, ns))
-    except Exception as e:
+    except (Exception, SystemExit) as e:
         if raise_on_err: raise
         return _model_err(_name(fc_name), e)
 
@@ -310,6 +339,16 @@ _own(_call, call_func)
 
 # %% ../nbs/01_call.ipynb #e868f55a
 def _is_async(f): return inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(getattr(f, '__call__', None))
+
+def _thread(fn, *args):
+    "A `concurrent.futures.Future` of `fn(*args)`, run (in a copy of the current context) in a daemon thread of its own"
+    fut, ctx = concurrent.futures.Future(), contextvars.copy_context()
+    def work():
+        if not fut.set_running_or_notify_cancel(): return
+        try: fut.set_result(ctx.run(fn, *args))
+        except BaseException as e: fut.set_exception(e)
+    threading.Thread(target=work, name='fncall-tool', daemon=True).start()
+    return fut
 
 async def call_func_async(
     fc_name, # Tool name in `ns` (possibly dotted or dashed), or the function itself
@@ -320,22 +359,23 @@ async def call_func_async(
     "Awaits the function `fc_name` with the given `fc_inputs` using namespace `ns`."
     try:
         f, args, posonly = _prepare(fc_name, fc_inputs, ns)
-        res = _call(f, args, posonly) if _is_async(f) else await asyncio.to_thread(_call, f, args, posonly)
+        res = _call(f, args, posonly) if _is_async(f) else await asyncio.wrap_future(_thread(_call, f, args, posonly))
         return await res if inspect.isawaitable(res) else res
-    except Exception as e:
+    except (Exception, SystemExit) as e:
         if raise_on_err: raise
         return _model_err(_name(fc_name), e)
 
-_own(call_func_async)
+_own(_thread, call_func_async)
 
 # %% ../nbs/01_call.ipynb #1279333b
-def _unpack(c):
-    "(name, arguments) of a tool call"
+def _read(c, i):
+    "(name, arguments) of tool call `c`, number `i` of its batch, or the `_CallError` saying why it can't be read"
     if isinstance(c, (tuple, list)) and len(c) == 2: return tuple(c)
     if isinstance(c, abc.Mapping) and ('name' in c or 'tool_name' in c):
         return c.get('name', c.get('tool_name')), next((c[k] for k in ('arguments', 'input', 'parameters') if k in c), {})
-    if hasattr(c, 'tool_name'): return c.tool_name, c.parameters
-    raise TypeError(f"Can't read a tool call from {c!r}: pass (name, inputs) pairs, dicts with 'name' and 'arguments', or ToolCalls")
+    if hasattr(c, 'tool_name') and hasattr(c, 'parameters'): return c.tool_name, c.parameters
+    return _CallError(f"can't read tool call {i} of the batch from {repr(c)[:80]}: a call is a (name, inputs) pair, "
+                      "a dict with 'name' and 'arguments', or an object with tool_name and parameters")
 
 def _call_sync(f, args, posonly):
     "Call `f` in a worker thread; an async tool runs on an event loop of its own"
@@ -346,46 +386,50 @@ def _run(nm, inputs, ns):
     return _call_sync(*_prepare(nm, inputs, ns))
 
 def _results(outs, raise_on_err):
-    "Results in order; with `raise_on_err`, the first failure is raised"
-    if raise_on_err:
-        if (e := next((e for ok,e,_ in outs if not ok), None)) is not None: raise e
-    return [r if ok else _model_err(nm, r, to) for ok,r,(nm,to) in outs]
+    "Results of `outs` (`(ok, result or exception, name, timeout)`) in order; a KeyboardInterrupt, or with `raise_on_err` the first failure, is raised"
+    errs = [r for ok,r,*_ in outs if not ok]
+    if (e := next((e for e in errs if isinstance(e, KeyboardInterrupt)), None)) is not None: raise e
+    if raise_on_err and errs: raise errs[0]
+    return [r if ok else _model_err(nm, r, to) for ok,r,nm,to in outs]
+
+def _timed_out(nm, timeout): return False, TimeoutError(f"tool {nm!r} timed out after {timeout} s"), nm, timeout
 
 # %% ../nbs/01_call.ipynb #178d7b6a
 def call_funcs(
     calls, # Tool calls: (name, inputs) pairs, dicts, or objects with `tool_name` and `parameters`
     ns=None, # Namespace: see `mk_ns`
     raise_on_err:bool=False, # Raise the first failure, or return failures as text for the model?
-    timeout:float|None=None, # Seconds the batch may take; calls still running then fail with TimeoutError
+    timeout:float|None=None, # Seconds each call may take; one still running then fails with TimeoutError
 )->list: # Results, in the order of `calls`
-    "Run a batch of tool calls concurrently"
-    calls = [_unpack(c) for c in calls]
-    if not calls: return []
-    ex = concurrent.futures.ThreadPoolExecutor(max_workers=min(len(calls), 32))
-    try:
-        futs = [ex.submit(_run, nm, inp, ns) for nm,inp in calls]
-        done, _ = concurrent.futures.wait(futs, timeout=timeout)
-        outs = []
-        for (nm,_),fu in zip(calls, futs):
-            if fu not in done: outs.append((False, TimeoutError(f"tool {nm!r} timed out after {timeout} s"), (nm, timeout)))
-            elif (e := fu.exception()) is not None: outs.append((False, e, (nm, None)))
-            else: outs.append((True, fu.result(), (nm, None)))
-    finally: ex.shutdown(wait=False, cancel_futures=True)
+    "Run a batch of tool calls concurrently, each in a thread of its own"
+    calls = [_read(c, i) for i,c in enumerate(calls)]
+    futs = [None if isinstance(c, _CallError) else _thread(_run, *c, ns) for c in calls]
+    concurrent.futures.wait([f for f in futs if f], timeout=timeout)
+    outs = []
+    for c,fu in zip(calls, futs):
+        if fu is None: outs.append((False, c, None, None))
+        elif not fu.done(): outs.append(_timed_out(c[0], timeout))
+        elif (e := fu.exception()) is not None: outs.append((False, e, c[0], None))
+        else: outs.append((True, fu.result(), c[0], None))
     return _results(outs, raise_on_err)
 
 # %% ../nbs/01_call.ipynb #ea6d1fc9
+async def _attempt(nm, inputs, ns):
+    "(ok, result or exception) of one call, caught inside the task: asyncio would let a `SystemExit` out of the loop"
+    try: return True, await call_func_async(nm, inputs, ns)
+    except (Exception, SystemExit) as e: return False, e
+
 async def call_funcs_async(
     calls, # Tool calls: (name, inputs) pairs, dicts, or objects with `tool_name` and `parameters`
     ns=None, # Namespace: see `mk_ns`
     raise_on_err:bool=False, # Raise the first failure, or return failures as text for the model?
-    timeout:float|None=None, # Seconds each call may take
+    timeout:float|None=None, # Seconds each call may take; one still running then fails with TimeoutError
 )->list: # Results, in the order of `calls`
-    "Run a batch of tool calls concurrently on the running event loop"
-    calls = [_unpack(c) for c in calls]
-    async def one(nm, inp):
-        try: return True, await asyncio.wait_for(call_func_async(nm, inp, ns), timeout), (nm, None)
-        except asyncio.TimeoutError: return False, TimeoutError(f"tool {nm!r} timed out after {timeout} s"), (nm, timeout)
-        except Exception as e: return False, e, (nm, None)
-    return _results(await asyncio.gather(*(one(nm, inp) for nm,inp in calls)), raise_on_err)
+    "Run a batch of tool calls concurrently on the running event loop (each sync tool in a thread of its own)"
+    async def one(c):
+        if isinstance(c, _CallError): return False, c, None, None
+        try: return *await asyncio.wait_for(_attempt(*c, ns), timeout), c[0], None
+        except asyncio.TimeoutError: return _timed_out(c[0], timeout)
+    return _results(await asyncio.gather(*(one(_read(c, i)) for i,c in enumerate(calls))), raise_on_err)
 
-_own(_call_sync, _run, call_funcs_async)
+_own(_call_sync, _run, _attempt, call_funcs_async)

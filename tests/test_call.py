@@ -1,6 +1,9 @@
 "A model cannot leave the namespace: escape attempts against call_func and call_func_async"
-import asyncio, os, subprocess, pytest
-from fncall.call import call_func, call_func_async, resolve_nm, mk_ns
+import asyncio, os, subprocess, sys, time, pytest
+from types import SimpleNamespace
+from pydantic import BaseModel
+from fncall.call import call_func, call_func_async, call_funcs, call_funcs_async, resolve_nm, mk_ns
+from fncall.parse import ToolCall
 
 class Obj:
     "An object with a public method and private state"
@@ -9,9 +12,19 @@ class Obj:
     def f(self, a:int): "public"; return a
     def _g(self): "private"; return 'private'
 
+class Shady:
+    "Forwards unknown attributes to `os`; has a property, a module and a builtin as attributes"
+    ran = []
+    mod = os
+    def __init__(self): self.run = os.system
+    def __getattr__(self, s): return getattr(os, s)
+    @property
+    def p(self): Shady.ran.append('p'); return os.system
+
 def sums(a:int, b:int): "sums"; return a + b
 obj = Obj()
-NS = {'sums': sums, 'obj': obj, 'os': os, 'subprocess': subprocess}
+NS = {'sums': sums, 'obj': obj, 'os': os, 'subprocess': subprocess, 'sh': Shady(), 'Shady': Shady,
+      'cfg': {'k': 1}, 'lst': [1, 2], 'Obj': Obj}
 
 ESCAPES = [
     'sums.__globals__', 'sums.__class__', 'sums.__code__', 'sums.__class__.__base__.__subclasses__',
@@ -19,6 +32,9 @@ ESCAPES = [
     '__builtins__', '__import__', 'eval', 'exec', 'getattr', 'open', 'os.system', 'os.popen', 'subprocess.run',
     'os.path.join', 'obj.f.__func__', 'obj.f.__self__', 'obj.secret', '', '.', 'sums.', '.sums', 'sums..f',
     'sums()', 'sums; import os', 'obj-_g', 'obj-__class__', 'sums-__globals__', '_private', 'sums/../os',
+    # through `__getattr__`, properties, modules and builtins held as attributes, builtin methods, metaclass attributes
+    'sh.system', 'sh.popen', 'sh.p', 'sh.mod', 'sh.mod.system', 'sh-mod-system', 'sh.run', 'Shady.mod.system',
+    'cfg.clear', 'cfg.pop', 'cfg.update', 'lst.pop', 'lst.append', 'cfg.keys', 'Shady.mro', 'Obj.mro', 'obj.f.register',
 ]
 
 @pytest.mark.parametrize('nm', ESCAPES)
@@ -30,7 +46,23 @@ def test_escape_sync(nm):
 @pytest.mark.parametrize('nm', ESCAPES)
 def test_escape_async(nm):
     with pytest.raises(NameError): asyncio.run(call_func_async(nm, {}, ns=NS))
-    assert asyncio.run(call_func_async(nm, {}, ns=NS, raise_on_err=False)).startswith('Error: Tool')
+    r = asyncio.run(call_func_async(nm, {}, ns=NS, raise_on_err=False))
+    assert r.startswith('Error: Tool') and 'Traceback' not in r and '\n' not in r
+
+def test_no_getter_runs():
+    "Resolving names runs no property getter (nor `__getattr__`, which would find os.system)"
+    for nm in ('sh.p', 'sh.system'): call_func(nm, {}, ns=NS, raise_on_err=False)
+    assert Shady.ran == []
+
+def test_refusal_messages():
+    msg = lambda nm: call_func(nm, {}, ns=NS, raise_on_err=False)
+    assert msg('cfg.clear') == "Error: Tool 'cfg.clear' is not allowed: 'clear' is a built-in"
+    assert msg('lst.pop') == "Error: Tool 'lst.pop' is not allowed: 'pop' is a built-in"
+    assert msg('sh.run') == "Error: Tool 'sh.run' is not allowed: 'run' is a built-in"
+    assert msg('sh.p') == "Error: Tool 'sh.p' is not allowed: 'p' is a property"
+    assert msg('sh.mod') == "Error: Tool 'sh.mod' is not allowed: 'mod' is a module"
+    assert msg('sh.system') == "Error: Tool 'sh.system' is not in the namespace"
+    assert msg('os.system') == "Error: Tool 'os.system' is not allowed: it reaches into module 'os'"
 
 def test_escapes_count(): assert len(ESCAPES) >= 15
 
@@ -50,8 +82,42 @@ def test_not_callable():
     with pytest.raises(NameError, match='not callable'): call_func('obj.secret', {}, ns={'obj': obj})
     assert call_func('x', {}, ns={'x': 3}, raise_on_err=False) == "Error: Tool 'x' is not callable"
 
+def test_reachable():
+    "What a model may reach: public methods (bound), static and class methods, slots and instance attributes, nested objects"
+    class Tools:
+        __slots__ = ('helper',)
+        def __init__(self): self.helper = obj
+        def m(self, x:int): return x + 1
+        @staticmethod
+        def st(x:int): return x * 2
+        @classmethod
+        def cm(cls): return cls.__name__
+    t = Tools()
+    ns = {'t': t, 'Tools': Tools, 'n': SimpleNamespace(f=sums)}
+    assert call_func('t.m', {'x': '1'}, ns=ns) == 2
+    assert call_func('t.st', {'x': 2}, ns=ns) == 4
+    assert call_func('t.cm', {}, ns=ns) == call_func('Tools.cm', {}, ns=ns) == 'Tools'
+    assert call_func('t.helper.f', {'a': 5}, ns=ns) == 5
+    assert call_func('n.f', {'a': 1, 'b': 2}, ns=ns) == 3
+    assert call_func('dir', {}, ns={'dir': dir}, raise_on_err=False).startswith("Error: tool 'dir' can't be called")
+    assert call_func('pop', {}, ns={'pop': [1].pop}) == 1  # a builtin placed in the namespace by name is the user's choice
+
 def test_mk_ns_rejects_unnamed():
-    with pytest.raises(TypeError): mk_ns([lambda: 1, 3])
+    with pytest.raises(TypeError, match="can't name 3"): mk_ns([sums, 3])
+    with pytest.raises(TypeError, match="can't name <function .*<lambda>"): mk_ns([lambda: 1, lambda: 2])
+    with pytest.raises(TypeError, match="can't name functools.partial"):
+        import functools; mk_ns([functools.partial(sums, 1)])
+
+def _twin():
+    def sums(a, b): return a - b
+    return sums
+
+def test_mk_ns_rejects_duplicates():
+    with pytest.raises(ValueError, match="two different tools named 'sums'"): mk_ns([sums, _twin()])
+    with pytest.raises(ValueError, match="two different tools named 'sums'"): mk_ns([{'sums': sums}, {'sums': print}])
+    assert mk_ns([sums, sums, {'sums': sums}]) == {'sums': sums}
+    twin = _twin()
+    assert mk_ns({'sums': sums, 'minus': twin}) == {'sums': sums, 'minus': twin}  # a mapping's keys are the user's choice
 
 def test_call_funcs_script_and_running_loop():
     "call_funcs works from plain code and from inside a running event loop (as in a notebook), with async tools too"
@@ -62,3 +128,95 @@ def test_call_funcs_script_and_running_loop():
     assert call_funcs(calls, [sums, aadd]) == want
     async def inside(): return call_funcs(calls, [sums, aadd]), await call_funcs_async(calls, [sums, aadd])
     assert asyncio.run(inside()) == (want, want)
+
+def nap(s:float): "Sleep"; time.sleep(s); return s
+
+def test_gather_three_sync():
+    "Three 0.5 s sync tools under asyncio.gather finish in about 0.5 s, not 1.5 s (nor 1.0 s, two at a time)"
+    async def main():
+        t0 = time.perf_counter()
+        res = await asyncio.gather(*[call_func_async('nap', {'s': 0.5}, [nap]) for _ in range(3)])
+        return res, time.perf_counter() - t0
+    res, took = asyncio.run(main())
+    assert res == [0.5]*3 and took < 1.0, took
+
+def test_many_sync_do_not_wait_for_each_other():
+    "Twelve sync tools (more than asyncio's default pool has workers) all run at once: none waits, none times out"
+    calls = [('nap', {'s': 0.5})]*12
+    async def main():
+        t0 = time.perf_counter()
+        res = await asyncio.gather(*[call_func_async(*c, [nap]) for c in calls])
+        return res, time.perf_counter() - t0, await call_funcs_async(calls, [nap], timeout=0.8)
+    res, took, batch = asyncio.run(main())
+    assert res == batch == [0.5]*12 and took < 1.0, took
+    t0 = time.perf_counter()
+    assert call_funcs(calls, [nap], timeout=0.8) == [0.5]*12
+    assert time.perf_counter() - t0 < 1.0
+
+def test_timeout_is_per_call_in_both():
+    calls = [('nap', {'s': 0.2}), ('nap', {'s': 3}), ('nap', {'s': 0.2})]
+    want = [0.2, "Error: tool 'nap' timed out after 0.6 s", 0.2]
+    t0 = time.perf_counter()
+    assert call_funcs(calls, [nap], timeout=0.6) == want
+    assert asyncio.run(call_funcs_async(calls, [nap], timeout=0.6)) == want
+    assert time.perf_counter() - t0 < 2.5  # the 3 s tool is left behind, twice
+    with pytest.raises(TimeoutError): call_funcs(calls[1:], [nap], raise_on_err=True, timeout=0.3)
+
+def test_malformed_entries_are_their_own_errors():
+    calls = ['nap', ('nap',), None, ('nap', {'s': 0}), {'name': 'nap', 'arguments': '{"s": 0}'}]
+    res = call_funcs(calls, [nap])
+    assert res[0] == ("Error: can't read tool call 0 of the batch from 'nap': a call is a (name, inputs) pair, "
+                      "a dict with 'name' and 'arguments', or an object with tool_name and parameters")
+    assert res[1].startswith("Error: can't read tool call 1 of the batch from ('nap',)")
+    assert res[2].startswith("Error: can't read tool call 2 of the batch from None")
+    assert res[3:] == [0, 0]
+    assert asyncio.run(call_funcs_async(calls, [nap])) == res
+    with pytest.raises(TypeError, match='tool call 0'): call_funcs(calls, [nap], raise_on_err=True)
+    with pytest.raises(TypeError, match='tool call 0'): asyncio.run(call_funcs_async(calls, [nap], raise_on_err=True))
+
+def test_toolcall_objects():
+    "Parsed ToolCalls, and anything else with tool_name and parameters, are calls"
+    calls = [ToolCall('sums', {'a': '1', 'b': 2}, id='c1'), SimpleNamespace(tool_name='nap', parameters={'s': 0}),
+             {'tool_name': 'sums', 'parameters': {'a': 2, 'b': 2}}]
+    assert call_funcs(calls, [sums, nap]) == [3, 0, 4]
+    assert asyncio.run(call_funcs_async(calls, [sums, nap])) == [3, 0, 4]
+
+class Item(BaseModel):
+    name:str
+    qty:int=1
+
+def order(items:list[Item], gift:Item|None=None): "Place an order"; return items, gift
+
+def test_pydantic_models_from_dicts():
+    items, gift = call_func('order', {'items': [{'name': 'tea', 'qty': '2'}, '{"name": "cake"}'], 'gift': {'name': 'pen'}}, ns=[order])
+    assert items == [Item(name='tea', qty=2), Item(name='cake')] and gift == Item(name='pen')
+    r = call_func('order', {'items': [{'name': 'tea', 'qty': 'lots'}]}, ns=[order], raise_on_err=False)
+    assert r.startswith("Error: invalid arguments for tool 'order':\nitems.0: qty: expected integer, got 'lots'"), r
+    assert asyncio.run(call_funcs_async([('order', {'items': [{'name': 'x'}]})], [order])) == [([Item(name='x')], None)]
+
+def bye(code:int=3): "Exit"; sys.exit(code)
+def interrupt(): "Ctrl-C"; raise KeyboardInterrupt
+async def abye(): "Exit, async"; sys.exit(4)
+
+def test_system_exit_is_an_error_result():
+    for r in (call_func('bye', {}, [bye], raise_on_err=False), asyncio.run(call_func_async('bye', {}, [bye], raise_on_err=False)),
+              *call_funcs([('bye', {})], [bye]), *asyncio.run(call_funcs_async([('bye', {})], [bye]))):
+        assert r.startswith('Traceback') and 'in bye' in r and r.endswith('SystemExit: 3\n') and 'call_func' not in r, r
+    assert call_funcs([('abye', {}), ('sums', {'a': 1, 'b': 1})], [abye, sums])[0].endswith('SystemExit: 4\n')
+    assert asyncio.run(call_funcs_async([('abye', {}), ('sums', {'a': 1, 'b': 1})], [abye, sums]))[1] == 2
+    with pytest.raises(SystemExit): call_func('bye', {}, [bye])
+    with pytest.raises(SystemExit): asyncio.run(call_func_async('bye', {}, [bye]))
+
+def test_keyboard_interrupt_propagates():
+    with pytest.raises(KeyboardInterrupt): call_func('interrupt', {}, [interrupt], raise_on_err=False)
+    with pytest.raises(KeyboardInterrupt): call_funcs([('interrupt', {}), ('sums', {'a': 1, 'b': 1})], [interrupt, sums])
+    with pytest.raises(KeyboardInterrupt): asyncio.run(call_funcs_async([('interrupt', {})], [interrupt]))
+
+def test_async_tools_and_the_callers_loop():
+    "call_funcs_async runs async tools on the caller's loop; call_funcs (documented) on a loop of their own"
+    async def loop_id(): "Which loop"; return id(asyncio.get_running_loop())
+    async def main():
+        here = id(asyncio.get_running_loop())
+        return here, await call_funcs_async([('loop_id', {})], [loop_id]), call_funcs([('loop_id', {})], [loop_id])
+    here, inside, apart = asyncio.run(main())
+    assert inside == [here] and apart != [here] and isinstance(apart[0], int)
