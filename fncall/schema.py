@@ -329,7 +329,7 @@ def _attr_fields(cls, ds, doc_params):
     hints, docs = _hints(cls, ds), _field_docs(cls)
     def fld(k, a, dflt=empty, **kw): return _fld(a, dflt, docs.get(k), docdesc=doc_params.get(k), **kw)
     if dataclasses.is_dataclass(cls):
-        init = inspect.signature(cls.__init__).parameters  # its fields, and `InitVar`s, but not `ClassVar`s or `init=False` fields
+        init = inspect.signature(cls).parameters  # its fields and `InitVar`s, not `ClassVar`s or `init=False` fields (pydantic's too)
         return {n: fld(n, hints.get(n, f.type), _dc_default(f)) for n,f in cls.__dataclass_fields__.items() if n in init}
     if is_typeddict(cls): return {k: fld(k, a, required=k in cls.__required_keys__) for k,a in hints.items()}
     if issubclass(cls, tuple): return {k: fld(k, hints.get(k, Any), cls._field_defaults.get(k, empty)) for k in cls._fields}
@@ -368,13 +368,13 @@ def _plain(v):
     return v
 
 def _default(v, evalable):
-    "Default `v` for the schema (see `_plain`), or `empty` for none; with `evalable`, its parts too, and what is not a JSON value becomes a string"
+    "Default `v` for the schema, its parts too (see `_plain`), or `empty` for none; with `evalable`, what is not a JSON value becomes a string"
     v = _plain(v)
-    if v is empty or not evalable or v is None or isinstance(v, (str, int, float)): return v
     if isinstance(v, (list, dict)):
-        res = {k: _default(o, True) for k,o in (v.items() if isinstance(v, dict) else enumerate(v))}
+        res = {k: _default(o, evalable) for k,o in (v.items() if isinstance(v, dict) else enumerate(v))}
         if any(o is empty for o in res.values()): return empty
         return res if isinstance(v, dict) else list(res.values())
+    if v is empty or not evalable or v is None or isinstance(v, (str, int, float)): return v
     return v.isoformat() if isinstance(v, (dt.date, dt.time)) else str(v)
 
 def _process_property(name, obj, props, req, defs, evalable=False):
