@@ -3,7 +3,6 @@ Cold is the first call for a function (fncall's cache cleared before each call);
 Run: python bench/bench_schema.py"""
 import timeit
 from fastcore.funccall import get_schema as fc_get_schema
-from fncall import schema
 from fncall.schema import get_schema
 
 def silly_sum(
@@ -41,7 +40,7 @@ def best(*fs, n, rounds=7):
 
 def cold(f):
     def run():
-        schema._cache.clear()
+        get_schema.cache_clear()
         get_schema(f)
     return run
 

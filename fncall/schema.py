@@ -8,12 +8,13 @@ Docs: https://fncall.github.io/fncall/schema.html.md"""
 __all__ = ['empty', 'custom_types', 'handle_type', 'get_schema']
 
 # %% ../nbs/00_schema.ipynb #ac56daa2
-import ast, dataclasses, enum, inspect, io, linecache, textwrap, tokenize, typing, weakref, datetime as dt
-from collections import abc
+import ast, dataclasses, enum, inspect, io, linecache, math, re, textwrap, tokenize, typing, weakref, datetime as dt
+from collections import abc, deque
 from decimal import Decimal
+from functools import partial
 from pathlib import Path
 from types import NoneType, UnionType
-from typing import Annotated, Any, ForwardRef, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, ForwardRef, Literal, NewType, Optional, Union, get_args, get_origin
 from typing_extensions import NotRequired, Required
 from uuid import UUID
 import docstring_parser
@@ -21,6 +22,7 @@ from fastcore.basics import AttrDict
 from fastcore.docments import docments
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
+from pydantic.json_schema import GenerateJsonSchema
 
 # %% ../nbs/00_schema.ipynb #587fec75
 empty = inspect.Parameter.empty
@@ -44,7 +46,7 @@ def _enum(vals, what):
 
 # %% ../nbs/00_schema.ipynb #1e28331b
 class _Defs(dict):
-    "The `$defs` being built, knowing which class each name stands for"
+    "The `$defs` being built, knowing which class (or other key) each name stands for"
     def __init__(self, d=None, glb=None):
         super().__init__(d or {})
         self.names,self.glb,self.dynamic = {},glb or {},False
@@ -53,7 +55,7 @@ def _resolve(t, ds):
     "The type a string annotation or `ForwardRef` names"
     nm = t.__forward_arg__ if isinstance(t, ForwardRef) else t
     ds.dynamic = True  # the name could be rebound later, so this schema is not cached
-    try: return eval(nm, dict(ds.glb), {c.__name__: c for c in ds.names})
+    try: return eval(nm, dict(ds.glb), {c.__name__: c for c in ds.names if isinstance(c, type)})
     except Exception as e: raise TypeError(f"Can't resolve the annotation {nm!r}: {e}") from None
 
 # %% ../nbs/00_schema.ipynb #954ffdda
@@ -71,7 +73,7 @@ def _container(ot, args, ds):
     if issubclass(ot, abc.Mapping):
         return {'type': 'object', 'additionalProperties': _schema(args[1], ds)} if len(args)==2 else {'type': 'object'}
     if issubclass(ot, tuple): return _tuple(args, ds)
-    if issubclass(ot, (abc.Set, abc.Sequence, abc.Iterable)) and ot.__module__ in ('builtins', 'collections.abc', 'typing'):
+    if issubclass(ot, (abc.Set, abc.Sequence, abc.Iterable)) and (ot.__module__ in ('builtins', 'collections.abc', 'typing') or issubclass(ot, deque)):
         res = {'type': 'array', 'items': _schema(args[0], ds) if args else {}}
         if issubclass(ot, abc.Set): res['uniqueItems'] = True
         return res
@@ -109,16 +111,28 @@ def _union(t, ds):
     return res[0] if len(res)==1 else {'anyOf': res}
 
 # %% ../nbs/00_schema.ipynb #3ea02b6e
+def _names(nm):
+    "`nm` made a `$defs` key (letters, digits, `_.-`), then numbered: `Item`, `Item_2`, `Item_3`..."
+    nm = re.sub(r'[^\w.-]', '_', nm)
+    yield nm
+    n = 2
+    while True: yield f'{nm}_{n}'; n += 1
+
+def _same(cls, nm, ds):
+    "Is `ds[nm]`, left by an earlier `handle_type` call with the same plain dict, the schema of `cls`? If not, `ds` is left as it was"
+    old = dict(ds), dict(ds.names)
+    ds.names[cls] = nm
+    if _class_schema(cls, ds) == ds[nm]: return True
+    ds.clear(); ds.update(old[0]); ds.names = old[1]
+    return False
+
 def _ref(cls, ds):
-    "`$ref` to the schema of class `cls`, adding it to `ds` if needed"
+    "`$ref` to the schema of class `cls`, adding it to `ds` (under a name no other class has) if needed"
     nm = ds.names.get(cls)
     if nm is None:
-        nm = cls.__name__
-        if nm in ds and nm not in ds.names.values(): ds.names[cls] = nm  # from an earlier call with the same plain dict
-        else:
-            n = 2
-            while nm in ds: nm,n = f'{cls.__name__}_{n}',n+1
-            ds.names[cls],ds[nm] = nm,{}
+        nm = next(n for n in _names(cls.__name__) if n not in ds or (n not in ds.names.values() and _same(cls, n, ds)))
+        if nm not in ds:
+            ds.names[cls],ds[nm] = nm,{}  # named before it is described, so it can refer to itself
             ds[nm] = _class_schema(cls, ds)
     return {'$ref': f'#/$defs/{nm}' if nm else '#'}  # '' names the root: a class that contains itself, described by `get_schema`
 
@@ -126,6 +140,9 @@ def _ref(cls, ds):
 def _schema(t, ds):
     "JSON schema for annotation `t`, with classes added to the `_Defs` `ds`"
     if isinstance(t, (str, ForwardRef)): t = _resolve(t, ds)
+    if t is Optional: t = Optional[Any]  # a bare `Optional`
+    if isinstance(t, NewType): return _schema(t.__supertype__, ds)
+    if isinstance(t, dataclasses.InitVar): return _schema(t.type, ds)
     o = get_origin(t)
     if o is Annotated: return _annotated(t, ds)
     if o in (Required, NotRequired): return _schema(get_args(t)[0], ds)
@@ -155,18 +172,37 @@ def handle_type(
     return res
 
 # %% ../nbs/00_schema.ipynb #ae9f0fc7
-def _ann_names(node): return {o.target.id for o in node.body if isinstance(o, ast.AnnAssign) and isinstance(o.target, ast.Name)}
+def _ann_names(node): return [o.target.id for o in node.body if isinstance(o, ast.AnnAssign) and isinstance(o.target, ast.Name)]
+
+def _cells():
+    "(file name, source) of each notebook cell Python has cached, newest first"
+    return [(k, ''.join(v[2])) for k,v in reversed(linecache.cache.items()) if k.startswith('<') and len(v) > 2]
+
+def _method_at(cls, srcs):
+    "(file name, line) of a function defined in the body of `cls`, in one of the files named in `srcs`, if it has one"
+    for o in vars(cls).values():
+        o = getattr(o, 'fget', None) or getattr(o, '__func__', o)  # a property's getter, a static or class method's function
+        c = getattr(o, '__code__', None)
+        if c and c.co_filename in srcs and getattr(o, '__qualname__', '').startswith(f'{cls.__qualname__}.'): return c.co_filename, c.co_firstlineno
+
+def _defines(node, cls):
+    "Could class statement `node` have made `cls`? Same name, docstring and annotated fields (a TypedDict also holds its bases' fields)"
+    if node.name != cls.__name__ or ast.get_docstring(node) != _own_doc(cls): return False
+    names, anns = set(_ann_names(node)), set(vars(cls).get('__annotations__', {}))
+    inherited = {k for b in (*cls.__mro__[1:], *getattr(cls, '__orig_bases__', ())) for k in getattr(b, '__annotations__', {})}
+    return names <= anns and anns - names <= inherited
 
 def _class_node(cls):
     "The `ast.ClassDef` of `cls` and the source it was parsed from, also for classes defined in notebook cells"
-    try: srcs = [textwrap.dedent(inspect.getsource(cls))]
-    except (OSError, TypeError): srcs = [''.join(v[2]) for k,v in reversed(linecache.cache.items()) if k.startswith('<')]
-    anns = set(cls.__dict__.get('__annotations__', {}))
-    for src in srcs:
+    try: srcs = [(None, textwrap.dedent(inspect.getsource(cls)))]
+    except (OSError, TypeError): srcs = _cells()
+    if (at := _method_at(cls, dict(srcs))): srcs = [(fn,src) for fn,src in srcs if fn == at[0]]  # the cell that defined it
+    for fn,src in srcs:
         try: tree = ast.parse(src)
         except SyntaxError: continue
         for node in ast.walk(tree):
-            if isinstance(node, ast.ClassDef) and node.name == cls.__name__ and anns <= _ann_names(node): return node, src
+            if not isinstance(node, ast.ClassDef) or node.name != cls.__name__: continue
+            if fn is None or (node.lineno <= at[1] <= node.end_lineno if at else _defines(node, cls)): return node, src
     return None, ''
 
 # %% ../nbs/00_schema.ipynb #dd6abedf
@@ -200,6 +236,40 @@ def _parse_doc(doc):
     try: return docstring_parser.parse(doc) if doc else None
     except docstring_parser.ParseError: return None
 
+_secs = 'Args|Arguments|Parameters|Params|Attributes|Attrs|Keyword Args|Keyword Arguments|Kwargs|Other Parameters|Returns?'
+_google, _numpy = re.compile(rf'({_secs})\s*:'), re.compile(_secs)
+_rest = re.compile(r':(param|parameter|arg|argument|key|keyword|type|ivar|var|cvar|vartype|returns?|rtype)\b')
+
+def _indent(l): return len(l) - len(l.lstrip())
+
+def _strip_params(doc):
+    "`doc` without its parameter, attribute and returns sections (Google, NumPy or reST), which are shown elsewhere"
+    ls, out, i = doc.splitlines(), [], 0
+    def underlined(j): return j+1 < len(ls) and re.fullmatch(r'\s*-{3,}\s*', ls[j+1]) is not None
+    while i < len(ls):
+        s, ind = ls[i].strip(), _indent(ls[i])
+        if underlined(i) and _numpy.fullmatch(s):  # NumPy: up to the next underlined header
+            i += 2
+            while i < len(ls) and not underlined(i): i += 1
+        elif _google.fullmatch(s) or _rest.match(s):  # Google section or reST field: up to the next line indented no deeper
+            i += 1
+            while i < len(ls) and (not ls[i].strip() or _indent(ls[i]) > ind): i += 1
+        else: out,i = out+[ls[i].rstrip()],i+1
+    return re.sub(r'\n{3,}', '\n\n', '\n'.join(out)).strip()
+
+def _doc_params(dp):
+    "Descriptions of the parameters in parsed docstring `dp`, and of the attributes (reST's `:ivar a:` too)"
+    if not dp: return {}
+    ivars = {m.args[-1]: m.description for m in dp.meta if len(m.args) > 1 and m.args[0] in ('ivar', 'var', 'cvar')}
+    return ivars | {p.arg_name.lstrip('*'): p.description for p in dp.params}
+
+def _doc_parts(doc):
+    "Docstring `doc` as: its text for the model (less the parameter sections, when it has any), its parameter descriptions, its parse"
+    if not doc or not re.search(r'[:@]|^\s*-{3,}', doc, re.M): return doc, {}, None  # no sections: nothing to parse (parsing is slow)
+    dp = _parse_doc(doc)
+    ps = _doc_params(dp)
+    return (_strip_params(doc) if ps else doc), ps, dp
+
 def _norm(s): return ' '.join(s.split()) if s else s
 
 def _fld(anno, default=empty, docment=None, required=None, docdesc=None):
@@ -224,33 +294,46 @@ def _alias(t):
     "The name `Annotated[T, Field(alias=...)]` gives a parameter in the schema, or None"
     if get_origin(t) is Annotated: return next((m.alias for m in get_args(t)[1:] if isinstance(m, FieldInfo) and m.alias), None)
 
-def _sig_fields(f, ds, dms, doc_params, skip_hidden=False):
-    "Fields for the parameters of function `f` (not `self`, `*args` or `**kwargs`)"
+def _field_default(t):
+    "The default `Annotated[T, Field(default=...)]` gives a parameter, or `empty`"
+    if get_origin(t) is Annotated:
+        for m in get_args(t)[1:]:
+            if isinstance(m, FieldInfo) and not m.is_required(): return m.get_default(call_default_factory=True)
+    return empty
+
+def _sig_fields(f, ds, dms, doc_params, skip=lambda n: False):
+    "Fields for the parameters of function `f` (not `self`, `*args`, `**kwargs`, or those `skip` says)"
     hints, res = _hints(f, ds), {}
     for n,p in inspect.signature(f).parameters.items():
-        if n == 'self' or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or (skip_hidden and n.startswith('_')): continue
-        anno = hints.get(n, p.annotation)
+        if n == 'self' or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or skip(n): continue
+        anno, dflt = hints.get(n, p.annotation), p.default
         if anno is empty:
-            if p.default is empty or p.default is None:
+            if dflt is empty or dflt is None:
                 raise TypeError(f"Parameter {n!r} of {f.__qualname__} has no type annotation (and no default to infer one from)")
-            anno = type(p.default)
+            anno = type(dflt)
+        if dflt is empty: dflt = _field_default(anno)
         doc = doc_params.get(n)
         cmt = dms[n].docment if n in dms else None
-        res[_alias(anno) or n] = _fld(anno, p.default, None if _norm(cmt) == _norm(doc) else cmt, docdesc=doc)
+        res[_alias(anno) or n] = _fld(anno, dflt, None if _norm(cmt) == _norm(doc) else cmt, docdesc=doc)
     return res
 
-def _attr_fields(cls, ds):
-    "Fields of a dataclass, TypedDict, NamedTuple or annotated plain class, with their comments"
+def _is_classvar(a): return a is ClassVar or get_origin(a) is ClassVar or (isinstance(a, str) and re.match(r'(typing\.)?ClassVar\b', a) is not None)
+
+def _dc_default(f):
+    "Default of dataclass field `f` (a `default_factory` is called), or `empty`"
+    if f.default_factory is not dataclasses.MISSING: return f.default_factory()
+    return empty if f.default is dataclasses.MISSING else f.default
+
+def _attr_fields(cls, ds, doc_params):
+    "Fields of a dataclass, TypedDict, NamedTuple or annotated plain class, with their comments (or descriptions from `doc_params`)"
     hints, docs = _hints(cls, ds), _field_docs(cls)
+    def fld(k, a, dflt=empty, **kw): return _fld(a, dflt, docs.get(k), docdesc=doc_params.get(k), **kw)
     if dataclasses.is_dataclass(cls):
-        def dflt(f):
-            if f.default_factory is not dataclasses.MISSING: return f.default_factory()
-            return empty if f.default is dataclasses.MISSING else f.default
-        return {f.name: _fld(hints.get(f.name, f.type), dflt(f), docs.get(f.name)) for f in dataclasses.fields(cls) if f.init}
-    if is_typeddict(cls):
-        return {k: _fld(a, docment=docs.get(k), required=k in cls.__required_keys__) for k,a in hints.items()}
-    if issubclass(cls, tuple): return {k: _fld(hints.get(k, Any), cls._field_defaults.get(k, empty), docs.get(k)) for k in cls._fields}
-    return {k: _fld(a, vars(cls).get(k, empty), docs.get(k)) for k,a in hints.items()}
+        init = inspect.signature(cls).parameters  # its fields and `InitVar`s, not `ClassVar`s or `init=False` fields (pydantic's too)
+        return {n: fld(n, hints.get(n, f.type), _dc_default(f)) for n,f in cls.__dataclass_fields__.items() if n in init}
+    if is_typeddict(cls): return {k: fld(k, a, required=k in cls.__required_keys__) for k,a in hints.items()}
+    if issubclass(cls, tuple): return {k: fld(k, hints.get(k, Any), cls._field_defaults.get(k, empty)) for k in cls._fields}
+    return {k: fld(k, a, vars(cls).get(k, empty)) for k,a in hints.items() if not _is_classvar(a)}
 
 # %% ../nbs/00_schema.ipynb #e13d12c6
 from typing_extensions import is_typeddict
@@ -264,23 +347,35 @@ def _own_doc(cls):
     doc = vars(cls).get('__doc__')
     return inspect.cleandoc(doc) if doc and not doc.startswith(f'{cls.__name__}(') else None
 
-def _class_fields(cls, ds):
-    "Fields of class `cls`: its annotated fields, or the parameters of its `__init__`"
-    if _is_record(cls) or (cls.__init__ is object.__init__ and vars(cls).get('__annotations__')): return _attr_fields(cls, ds)
+def _class_fields(cls, ds, ps):
+    "Fields of class `cls`: its annotated fields, or the parameters of its `__init__`; described by comments, else by its docstrings (`ps` from its own)"
+    if _is_record(cls) or (cls.__init__ is object.__init__ and vars(cls).get('__annotations__')): return _attr_fields(cls, ds, ps)
     init = cls.__init__
-    return _sig_fields(init, ds, _docments(init), _doc_params(_parse_doc(init.__doc__)))
-
-def _doc_params(dp): return {p.arg_name: p.description for p in dp.params} if dp else {}
+    return _sig_fields(init, ds, _docments(init), ps | _doc_parts(init.__doc__)[1])
 
 # %% ../nbs/00_schema.ipynb #f721f4e1
-def _default(v, evalable):
-    "A default as the model should see it: an enum member as its value, a tuple or set as a list; with `evalable`, a string if `repr` can't be `literal_eval`d"
+def _plain(v):
+    "Default `v` as JSON has it: an enum member as its value, a record as a dict, a tuple or set as a list, bytes as UTF-8 text; `empty` if it has no JSON form (inf, nan, other bytes)"
     if isinstance(v, enum.Enum): v = v.value
-    if isinstance(v, (tuple, set, frozenset)): v = list(v)
-    if not evalable: return v
-    try: ast.literal_eval(repr(v))
-    except Exception: return str(v)
+    if isinstance(v, float) and not math.isfinite(v): return empty
+    if isinstance(v, bytes):
+        try: return v.decode()
+        except UnicodeDecodeError: return empty
+    if isinstance(v, BaseModel): return v.model_dump(mode='json')
+    if dataclasses.is_dataclass(v) and not isinstance(v, type): return dataclasses.asdict(v)
+    if isinstance(v, tuple) and hasattr(v, '_asdict'): return v._asdict()
+    if isinstance(v, (tuple, set, frozenset)): return list(v)
     return v
+
+def _default(v, evalable):
+    "Default `v` for the schema, its parts too (see `_plain`), or `empty` for none; with `evalable`, what is not a JSON value becomes a string"
+    v = _plain(v)
+    if isinstance(v, (list, dict)):
+        res = {k: _default(o, evalable) for k,o in (v.items() if isinstance(v, dict) else enumerate(v))}
+        if any(o is empty for o in res.values()): return empty
+        return res if isinstance(v, dict) else list(res.values())
+    if v is empty or not evalable or v is None or isinstance(v, (str, int, float)): return v
+    return v.isoformat() if isinstance(v, (dt.date, dt.time)) else str(v)
 
 def _process_property(name, obj, props, req, defs, evalable=False):
     "Add the schema of parameter `name` (an object with `anno`, `default`, `docment`) to `props`, and to `req` if required"
@@ -288,7 +383,7 @@ def _process_property(name, obj, props, req, defs, evalable=False):
     except TypeError as e: raise TypeError(f"Parameter {name!r}: {e}") from None
     ann_desc = s.pop('description', None)
     p = {'description': obj.docment or ann_desc or obj.get('docdesc') or ''}
-    if obj.default is not empty: p['default'] = _default(obj.default, evalable)
+    if obj.default is not empty and (d := _default(obj.default, evalable)) is not empty: p['default'] = d
     props[name] = p | s
     if obj.get('required', obj.default is empty): req[name] = True
 
@@ -312,44 +407,65 @@ def _untitle(s):
     return {k: {pk: _untitle(pv) for pk,pv in v.items()} if k in _maps else _untitle(v) for k,v in s.items() if k != 'title'}
 
 def _reref(s, refs):
-    "Schema `s` with each `$ref` found in dict `refs` replaced by its value there"
+    "Schema `s` with each `$ref` found in dict `refs` replaced by the schema there (the keywords beside the `$ref` kept)"
     if isinstance(s, list): return [_reref(o, refs) for o in s]
     if not isinstance(s, dict): return s
-    return {k: (refs.get(v, v) if k == '$ref' else _reref(v, refs)) for k,v in s.items()}
+    res = {}
+    for k,v in s.items():
+        if k == '$ref' and v in refs: res |= refs[v]
+        else: res[k] = _reref(v, refs)
+    return res
 
-def _classes_in(t, acc):
-    "Add the classes used in annotation `t` to `acc`, by name"
-    if isinstance(t, type) and t.__module__ != 'builtins' and not get_args(t): acc[t.__name__] = t
-    for a in get_args(t): _classes_in(a, acc)
-    return acc
+class _Gen(GenerateJsonSchema):
+    "pydantic's JSON schema generator, keeping track of the class each `$defs` entry describes"
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.classes = {}  # pydantic's "core ref" -> class
+    def generate_inner(self, schema):
+        if 'ref' in schema and isinstance(schema.get('cls'), type): self.classes[schema['ref']] = schema['cls']
+        return super().generate_inner(schema)
+    def get_defs_ref(self, core_mode_ref):
+        nm = str(len(self._prioritized_defsref_choices))  # a plain number: we name the definitions ourselves
+        self._prioritized_defsref_choices[nm] = [nm]      # the names pydantic may shorten it to: none
+        return nm
+
+def _model_refs(gen, defs, ds):
+    "For each of pydantic's `$defs`: a schema referring to the class it describes, added to `ds` if needed"
+    refs, new = {}, {}
+    for k,d in defs.items():
+        core = gen.defs_to_core_refs[k][0]
+        c = gen.classes.get(core)
+        if c is not None and (_is_record(c) or issubclass(c, enum.Enum)): refs[f'#/$defs/{k}'] = _schema(c, ds)  # described as everywhere else
+        else:  # something only pydantic knows how to describe: kept, under a name of ours
+            key = c or core
+            if (nm := ds.names.get(key)) is None:
+                nm = ds.names[key] = next(n for n in _names(getattr(c, '__name__', core.split(':')[0].rsplit('.', 1)[-1])) if n not in ds)
+                ds[nm] = new[nm] = d
+            refs[f'#/$defs/{k}'] = {'$ref': f'#/$defs/{nm}'}
+    for nm,d in new.items(): ds[nm] = _reref(d, refs)
+    return refs
 
 def _model_schema(cls, ds):
-    "Object schema of pydantic model `cls`; the models it uses are described the same way, the rest of its `$defs` hoisted into `ds`"
-    s = _untitle(cls.model_json_schema(ref_template='#/$defs/{model}'))
-    sub, refs, new_defs = s.pop('$defs', {}), {}, {}
-    if '$ref' in s:  # a recursive model's schema is a `$ref` to itself
-        refs[s['$ref']] = _ref(cls, ds)['$ref']
-        s = sub.pop(s['$ref'].split('/')[-1])
-    used = {}
-    for f in cls.model_fields.values(): _classes_in(f.annotation, used)
-    for nm,d in sub.items():
-        c = used.get(nm)
-        if c is not None and issubclass(c, BaseModel): refs[f'#/$defs/{nm}'] = _ref(c, ds)['$ref']
-        else:
-            new, n = nm, 2
-            while (new in ds and ds[new] != d) or new in new_defs: new,n = f'{nm}_{n}',n+1
-            refs[f'#/$defs/{nm}'],new_defs[new] = f'#/$defs/{new}',d
-    for nm,d in new_defs.items(): ds[nm] = _reref(d, refs)
-    s = _reref(s, refs)
+    "Object schema of pydantic model `cls`: pydantic's own, with the classes it uses described (and named) as everywhere else here"
+    if not cls.__pydantic_complete__: cls.model_rebuild()
+    gen = _Gen(ref_template='#/$defs/{model}')
+    s = _untitle(gen.generate(cls.__pydantic_core_schema__))
+    defs = s.pop('$defs', {})
+    if '$ref' in s: s = defs[s['$ref'].split('/')[-1]]  # a recursive model's schema is a `$ref` to itself
+    s = _reref(s, _model_refs(gen, defs, ds))
+    text, ps, _ = _doc_parts(_own_doc(cls))
+    if ps and 'description' in s: s['description'] = text
+    if 'properties' not in s: return s  # a `RootModel`, say
     docs = _field_docs(cls)
-    props = {k: ({'description': docs[k]} | v) if k in docs and 'description' not in v else v for k,v in s.get('properties', {}).items()}
+    props = {k: ({'description': d} | v) if 'description' not in v and (d := docs.get(k) or ps.get(k)) else v for k,v in s['properties'].items()}
     return dict(type='object', properties=props, title=cls.__name__) | {k: v for k,v in s.items() if k not in ('type', 'properties')}
 
 # %% ../nbs/00_schema.ipynb #ba37255b
 def _class_schema(cls, ds):
     "Object schema for the fields of class `cls`"
     if issubclass(cls, BaseModel): return _model_schema(cls, ds)
-    return _obj(_class_fields(cls, ds), ds, title=cls.__name__, desc=_own_doc(cls) if _is_record(cls) else None)
+    text, ps, _ = _doc_parts(_own_doc(cls))
+    return _obj(_class_fields(cls, ds, ps), ds, title=cls.__name__, desc=text if _is_record(cls) else None)
 
 # %% ../nbs/00_schema.ipynb #3de1dcbf
 def _type_str(t):
@@ -359,59 +475,70 @@ def _type_str(t):
     if (args := get_args(t)): return f"{base}[{', '.join(_type_str(a) for a in args if a is not Ellipsis)}]"
     return base
 
-def _describe(doc, dp, ret, nm):
-    "Tool description: the docstring (less its parameter sections, when they were used) and a `Returns:` line"
+def _describe(doc, parts, ret, nm):
+    "Tool description: docstring `doc` (less its parameter sections, whose text is on the parameters; `parts` from `_doc_parts`) and a `Returns:` line"
     if not doc: raise ValueError(f"{nm} has no docstring: it is the tool's description, which the model needs to choose it")
-    used = bool(dp and dp.params)
-    if used: doc = '\n\n'.join(filter(None, [dp.short_description, dp.long_description]))
-    if ret is None: return doc
+    text, ps, dp = parts
+    if ret is None: return text
     has_type = ret.anno not in (empty, None, NoneType)
-    rdoc = ret.docment or (dp.returns.description if used and dp.returns else None)
-    if not (has_type or rdoc): return doc
+    rdoc = ret.docment or (dp.returns.description if ps and dp.returns else None)
+    if not (has_type or rdoc): return text
     tstr = f'type: {_type_str(ret.anno)}' if has_type else None
-    return doc + '\n\nReturns:\n- ' + (f'{rdoc} ({tstr})' if rdoc and tstr else rdoc or tstr)
+    return text + '\n\nReturns:\n- ' + (f'{rdoc} ({tstr})' if rdoc and tstr else rdoc or tstr)
 
 # %% ../nbs/00_schema.ipynb #487d5df9
 def _target(f):
-    "The function or class whose signature and docs describe callable `f`"
+    "The function or class whose signature and docs describe callable `f` (for a `partial`, those of what it wraps)"
+    if isinstance(f, partial): return _target(f.func)
     if isinstance(f, type) or inspect.isroutine(f): return f
     if callable(f): return f.__call__
     raise TypeError(f"get_schema needs a function, method, class, callable instance or schema dict, got {f!r}")
 
-def _drop_hidden(s):
-    "Remove properties starting with `_` from object schema `s`"
-    s['properties'] = {k:v for k,v in s['properties'].items() if not k.startswith('_')}
-    if 'required' in s: s['required'] = [k for k in s['required'] if not k.startswith('_')] or s.pop('required') and None
+def _bound(f, t):
+    "Names of the parameters of `t` that `partial` `f` binds (the model can't change them)"
+    if not isinstance(f, partial): return set()
+    return set(f.keywords) | (set(inspect.signature(t).parameters) - set(inspect.signature(f).parameters))
+
+def _drop(s, skip):
+    "Remove the properties of object schema `s` whose names `skip` says"
+    s['properties'] = {k:v for k,v in s['properties'].items() if not skip(k)}
+    if 'required' in s: s['required'] = [k for k in s['required'] if not skip(k)] or s.pop('required') and None
 
 def _make_schema(f, pname, evalable, skip_hidden, name):
-    t = _target(f)
+    t, g = _target(f), f.func if isinstance(f, partial) else f
     glb = getattr(inspect.unwrap(t), '__globals__', None) or vars(inspect.getmodule(t) or typing)
-    ds = _Defs(glb=glb)
+    ds, bound = _Defs(glb=glb), _bound(f, t)
+    def skip(n): return (skip_hidden and n.startswith('_')) or n in bound
     if isinstance(t, type):
         ds.names[t] = ''  # the root: a class that contains itself refers to it as '#'
         doc, ret = _own_doc(t) if _is_record(t) else inspect.getdoc(t) if t.__doc__ else None, None
-        dp = _parse_doc(doc)
-        s = _class_schema(t, ds)
+        parts, s = _doc_parts(doc), _class_schema(t, ds)
         s.pop('description', None)
-        if skip_hidden: _drop_hidden(s)
+        _drop(s, skip)
     else:
-        doc = inspect.cleandoc(t.__doc__ or (f.__doc__ if t is not f else None) or '')
-        dp, dms = _parse_doc(doc), _docments(t)
-        s = _obj(_sig_fields(t, ds, dms, _doc_params(_parse_doc(doc)), skip_hidden), ds, evalable=evalable)
+        doc = inspect.cleandoc(t.__doc__ or (g.__doc__ if t is not g else None) or '')
+        parts, dms = _doc_parts(doc), _docments(t)
+        s = _obj(_sig_fields(t, ds, dms, parts[1], skip), ds, evalable=evalable)
         ret = dms.get('return')
     if ds: s['$defs'] = dict(ds)
     nm = name or t.__name__
-    return {'name': nm, 'description': _describe(doc, dp, ret, nm), pname: s}, not ds.dynamic
+    classes = [c for c in ds.names if isinstance(c, type) and c is not t]
+    return {'name': nm, 'description': _describe(doc, parts, ret, nm), pname: s}, not ds.dynamic, classes
 
 # %% ../nbs/00_schema.ipynb #f198b47d
 _cache = weakref.WeakKeyDictionary()
 
-def _fingerprint(f, t):
-    "The objects a schema of `f` (described by `t`) depends on, compared by identity"
+def _fingerprint(f, t, classes):
+    "What a schema of `f` (described by `t`) depends on, compared by identity: code, defaults, docs, annotations (each one, so an edit in place counts), what a `partial` binds, and the `__init__`, doc and annotations of `classes`"
     o = getattr(t, '__func__', t)
-    if isinstance(o, type): return o.__doc__, vars(o).get('__init__'), vars(o).get('__annotations__')
-    return (getattr(o, '__code__', None), getattr(o, '__defaults__', None), getattr(o, '__kwdefaults__', None),
-            o.__doc__, getattr(o, '__annotations__', None), t is not f and f.__doc__)
+    if isinstance(o, type): res = [o.__doc__, o.__init__, vars(o).get('__annotations__')]
+    else:
+        ann = getattr(o, '__annotations__', None)
+        res = [getattr(o, '__code__', None), getattr(o, '__defaults__', None), getattr(o, '__kwdefaults__', None),
+               o.__doc__, t is not f and f.__doc__, ann, *(ann.values() if ann else ())]
+    if isinstance(f, partial): res += [f.args, f.keywords]
+    for c in classes: res += [c.__doc__, c.__init__, vars(c).get('__annotations__')]
+    return res
 
 def _copy(o):
     "Copy of a schema's dicts and lists (its leaves are shared)"
@@ -421,7 +548,7 @@ def _copy(o):
 
 # %% ../nbs/00_schema.ipynb #e9a5871e
 def get_schema(
-    f:object, # A function, method, class, callable instance, or a schema dict (returned as is)
+    f:object, # A function, method, class, callable instance, `partial`, or a schema dict (returned as is)
     pname:str='input_schema', # Key name for parameters
     evalable:bool=False, # stringify defaults that can't be literal_eval'd?
     skip_hidden:bool=False, # skip parameters starting with '_'?
@@ -430,13 +557,17 @@ def get_schema(
     "Generate JSON schema for a class, function, or method"
     if isinstance(f, dict): return f
     t = _target(f)
-    o = getattr(t, '__func__', t)
-    key, fp = (t is f, pname, evalable, skip_hidden, name, frozenset(custom_types)), _fingerprint(f, t)
+    o = f if isinstance(f, partial) else getattr(t, '__func__', t)
+    key = t is f, pname, evalable, skip_hidden, name
     try: hit = _cache.get(o, {}).get(key)
     except TypeError: hit = None  # not weakly referenceable: no caching
-    if hit and all(a is b for a,b in zip(hit[0], fp)): return _copy(hit[1])
-    res, cacheable = _make_schema(f, pname, evalable, skip_hidden, name)
+    if hit and hit[0] == custom_types:
+        fp = _fingerprint(f, t, hit[2])
+        if len(fp) == len(hit[1]) and all(a is b for a,b in zip(fp, hit[1])): return _copy(hit[3])
+    res, cacheable, classes = _make_schema(f, pname, evalable, skip_hidden, name)
     if cacheable:
-        try: _cache.setdefault(o, {})[key] = fp, res
+        try: _cache.setdefault(o, {})[key] = frozenset(custom_types), _fingerprint(f, t, classes), classes, res
         except TypeError: pass
     return _copy(res)
+
+get_schema.cache_clear = _cache.clear

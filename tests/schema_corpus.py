@@ -1,9 +1,11 @@
 "Forty-odd varied functions, shared by the schema tests (and later the provider tests)"
 import datetime as dt, enum
-from dataclasses import dataclass, field
+from collections import deque
+from dataclasses import dataclass, field, InitVar
+from functools import partial
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Any, Literal, NamedTuple, Optional, TypedDict, Union
+from typing import Annotated, Any, ClassVar, Deque, Literal, NamedTuple, NewType, Optional, TypedDict, Union
 from uuid import UUID
 from pydantic import BaseModel, Field
 from typing_extensions import NotRequired
@@ -113,3 +115,44 @@ async def af(a:int, b:list[str]=None): "async function"
 
 CORPUS = [v for k,v in sorted(globals().items()) if k.startswith('f') and k[1:].isdigit()] + [
     Point, Shape, Tree, User, Plain, Tools().m, Tools.am, Tools(), af]
+
+# More kinds of parameter, from the audit of issue 2; kept out of CORPUS, which other modules' tests run over too
+UserId = NewType('UserId', int)
+
+@dataclass
+class Job:
+    "A job"
+    name:str # What to call it
+    retries:ClassVar[int] = 3
+    secret:InitVar[Optional[str]] = None # Not kept
+    def __post_init__(self, secret): pass
+
+class Limits:
+    "Annotated class attributes"
+    cpu:int = 1 # CPUs
+    unit:ClassVar[str] = 'cores'
+
+class Order(BaseModel):
+    """An order
+
+    Attributes:
+        point: Where to deliver
+    """
+    point:Point
+    color:Color = Color.RED
+    shape:Optional[Shape] = None
+
+def g01(u:UserId, d:Deque[int], q:deque): "newtype and deques"
+def g02(glb:Optional=None): "bare Optional"
+def g03(x:float=float('inf'), y:float=float('nan'), b:bytes=b'\xff', c:bytes=b'ok'): "defaults with no JSON form"
+def g04(p:Point=Point(1.), s:Shape=Shape([Point(0.)]), when:dt.date=dt.date(2024, 1, 1)): "record and date defaults"
+def g05(level:Annotated[int, Field(default=3)]): "Field default"
+def g06(j:Job, l:Limits): "ClassVar and InitVar"
+def g07(o:Order, p:Point, a:Addr): "pydantic model using a dataclass and an enum"
+def g08(a:list[Pair]=[Pair(1)], c:Color=Color.BLUE): "namedtuple default in a list"
+
+def base(a:int, # An int
+         key:str, b:str='x'): "Wrapped by partials"
+
+MORE = [v for k,v in sorted(globals().items()) if k.startswith('g') and k[1:].isdigit()] + [
+    partial(base, key='k'), partial(base, 1), Job, Limits, Order]
