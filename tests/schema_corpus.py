@@ -113,3 +113,20 @@ async def af(a:int, b:list[str]=None): "async function"
 
 CORPUS = [v for k,v in sorted(globals().items()) if k.startswith('f') and k[1:].isdigit()] + [
     Point, Shape, Tree, User, Plain, Tools().m, Tools.am, Tools(), af]
+
+# Appended for the provider tests: no parameters at all, a recursion that unrolling leaves empty, defaults JSON can't hold
+@dataclass
+class Link:
+    "A link that may lead on"
+    next:Optional['Link']=None # The next link
+
+class Clock:
+    "A clock"
+    def __init__(self): pass
+
+def no_params()->str: "Current time"
+def kw_only(**kw): "keywords only"
+def link_hop(x:Link=None): "recursion with nothing else in it"
+def inf_defaults(lo:float=-float('inf'), hi:float=float('inf')): "infinite defaults"
+
+CORPUS += [no_params, kw_only, link_hop, inf_defaults, Link, Clock]
