@@ -8,9 +8,10 @@ Docs: https://fncall.github.io/fncall/providers.html.md"""
 __all__ = ['strict_schema', 'check_schema', 'tool_schema']
 
 # %% ../nbs/04_providers.ipynb #d59e08b1
-import json, re
+import json, math, re
 from pydantic_core import to_jsonable_python
 from .schema import get_schema
+from .call import _py_nm
 
 # %% ../nbs/04_providers.ipynb #60dc5622
 _kids_map = ('properties', '$defs', 'patternProperties', 'dependentSchemas')
@@ -19,6 +20,7 @@ _kids_one = ('items', 'additionalProperties', 'not', 'contains')
 
 def _kids(s):
     "(path, subschema) for each direct subschema of schema `s`"
+    if not isinstance(s, dict): return
     for k,v in s.items():
         if k in _kids_map and isinstance(v, dict): yield from ((f'{k}.{n}', o) for n,o in v.items())
         elif k in _kids_list and isinstance(v, list): yield from ((f'{k}[{i}]', o) for i,o in enumerate(v))
@@ -33,6 +35,15 @@ def _map_kids(s, fn):
         elif k in _kids_one and isinstance(v, dict): res[k] = fn(v)
     return res
 
+def _walk(s, path):
+    "(path, schema) for `s` and every schema in it"
+    yield path, s
+    for k,o in _kids(s): yield from _walk(o, f'{path}.{k}')
+
+def _not_schemas(s, path='parameters'):
+    "A line for each place in `s` where a schema should be but something else is"
+    return [f"{p}: a schema must be a JSON object, not {o!r:.40}" for p,o in _walk(s, path) if not isinstance(o, dict)]
+
 def _types(s):
     "The JSON types schema `s` names, as a list"
     t = s.get('type')
@@ -43,12 +54,24 @@ def _is_any(s):
     return not any(k in s for k in ('type', 'anyOf', 'oneOf', 'allOf', '$ref', 'enum', 'const', 'not'))
 
 def _is_free(s):
-    "Is `s` a free-form object (a `dict[str, X]`, `dict` or `object`: no fixed properties)?"
-    return 'object' in _types(s) and not s.get('properties') and s.get('additionalProperties') is not False
+    "Is `s` a free-form object (`dict[str, X]`, `dict`, `object`) rather than a record with fixed (maybe no) properties?"
+    ap = s.get('additionalProperties')
+    return 'object' in _types(s) and not s.get('properties') and ap is not False and ('properties' not in s or ap is not None)
 
 def _deref(root, r):
     "The schema `$ref` `r` names in `root`, or None"
     return root if r == '#' else root.get('$defs', {}).get(r.split('/')[-1]) if r.startswith('#/$defs/') else None
+
+# %% ../nbs/04_providers.ipynb #b2a0c002
+def _jsonable(o):
+    "`o` as plain JSON data (see above)"
+    if o is None or isinstance(o, (str, int)): return o
+    if isinstance(o, float): return o if math.isfinite(o) else str(o)
+    if isinstance(o, bytes): return o.decode('utf-8', 'backslashreplace')
+    if isinstance(o, dict): return {k if isinstance(k, str) else str(_jsonable(k)): _jsonable(v) for k,v in o.items()}
+    if isinstance(o, (list, tuple)): return [_jsonable(v) for v in o]
+    try: return _jsonable(to_jsonable_python(o, fallback=str))
+    except ValueError: return str(o)  # bytes that are not UTF-8 somewhere inside `o`
 
 # %% ../nbs/04_providers.ipynb #15fed10e
 _phrases = dict(default='default: {}', minLength='at least {} characters', maxLength='at most {} characters',
@@ -103,9 +126,13 @@ _ant_ok = {'type', 'properties', 'required', 'additionalProperties', 'items', 'a
            'description', 'title', 'pattern', 'format', 'minItems'}
 _ant_fmts = _oai_fmts | {'uri'}
 
+def _takes_null(s):
+    "Does schema `s`, or a branch of its union, accept null?"
+    return 'null' in _types(s) or None in s.get('enum', ()) or any(map(_takes_null, s.get('anyOf', s.get('oneOf', []))))
+
 def _nullable(s):
     "Schema `s` also accepting null"
-    if _is_any(s) or 'null' in _types(s): return s
+    if _is_any(s) or _takes_null(s): return s
     if '$ref' in s or 'anyOf' in s or 'type' not in s:
         outer = {k: v for k,v in s.items() if k in ('description', 'default', 'title')}
         inner = {k: v for k,v in s.items() if k not in outer}
@@ -148,18 +175,24 @@ def _strict(s, ok=_oai_ok, fmts=_oai_fmts, nullable=True):
     s = _map_kids(s, lambda o: _strict(o, ok, fmts, nullable))
     return _move(s, ok, fmts)
 
+def _as_params(s):
+    "Parameters schema `s` read as a record (its properties, maybe none), never as a free-form dict"
+    if 'object' not in _types(s): return s
+    return {k: v for k,v in s.items() if k != 'additionalProperties'} | {'properties': s.get('properties', {})}
+
 # %% ../nbs/04_providers.ipynb #5716aa1e
 def strict_schema(
     schema:dict, # A JSON schema of a tool's parameters, as `get_schema` makes it
 )->dict: # The same parameters in OpenAI strict mode
     "OpenAI strict-mode version of `schema`: closed objects, all properties required, defaults as null"
-    return _strict(to_jsonable_python(schema, fallback=str))
+    if (bad := _not_schemas(schema)): raise ValueError('\n'.join(bad))
+    return _strict(_as_params(_jsonable(schema)))
 
 # %% ../nbs/04_providers.ipynb #ce8a9ced
 _unroll_depth = 3
 
-def _inline(s, root, seen):
-    "`s` with `$ref`s (into `root`) replaced by what they name, recursive ones unrolled; None where the unrolling is cut"
+def _inline(s, root, seen, top=False):
+    "`s` with `$ref`s (into `root`) replaced by what they name, recursive ones unrolled; None where the unrolling cuts it off"
     if '$ref' in s:
         r = s['$ref']
         if seen.count(r) >= _unroll_depth: return None
@@ -178,16 +211,18 @@ def _inline(s, root, seen):
                 else: cut.append(n)
         elif k in _kids_list and isinstance(v, list):
             res[k] = [q for o in v if (q := _inline(o, root, seen)) is not None]
-            if not res[k]: return None
+            # a union keeps the branches left, unless only null is; every item of allOf or a tuple is needed
+            if len(res[k]) < len(v) and (k not in ('anyOf', 'oneOf') or all(q == {'type': 'null'} for q in res[k])): return None
         elif k in _kids_one and isinstance(v, dict):
             res[k] = _inline(v, root, seen)
             if res[k] is None: return None
         else: res[k] = v
+    if cut and not top and not res.get('properties'): return None  # nothing left of the object but its name
     return _note(res, f"{', '.join(cut)} left out: nesting stops here" if cut else None)
 
 def _unroll(s, nm):
     "Parameters schema `s` of tool `nm` with its `$defs` inlined"
-    res = _inline(s, s, ('#',))
+    res = _inline(s, s, ('#',), top=True)
     if res is None: raise ValueError(f"Tool {nm!r}: a recursive type is required at every level, so it can't be unrolled without $ref")
     return res
 
@@ -197,6 +232,7 @@ _gem_ok = {'type', 'format', 'description', 'nullable', 'enum', 'maxItems', 'min
            'propertyOrdering', 'default', 'items', 'minimum', 'maximum'}
 _gem_type_fmts = {('string', 'date-time'), ('string', 'enum'), ('integer', 'int32'), ('integer', 'int64'), ('number', 'float'), ('number', 'double')}
 _gem_fmts = {f for _,f in _gem_type_fmts}
+_gem_param_re = r'[a-zA-Z_][a-zA-Z0-9_]{0,63}'
 
 def _gem(s):
     "Inlined schema `s` in Gemini's OpenAPI subset"
@@ -204,7 +240,7 @@ def _gem(s):
     if 'oneOf' in s: s['anyOf'] = s.pop('oneOf')
     if 'allOf' in s and len(s['allOf']) == 1: s = s.pop('allOf')[0] | s
     if _is_any(s): s |= {'anyOf': list(_scalars), 'nullable': True}
-    if _is_free(s): s = _kv(s)
+    if 'object' in _types(s) and not s.get('properties'): s = _kv(s)  # Gemini has no object without properties
     if 'prefixItems' in s: s = _tuple_note(s)
     ts = _types(s)
     if 'null' in ts and len(ts) > 1: ts.remove('null'); s['nullable'] = True
@@ -225,28 +261,40 @@ def _gem(s):
     if fmt and (s.get('type'), fmt) not in _gem_type_fmts: _note(s, _phrase('format', s.pop('format')))
     return _move(_map_kids(s, _gem), _gem_ok, _gem_fmts)
 
+def _gem_names(s):
+    "Parameters schema `s` with the parameter names Gemini rejects renamed as `call_func` reads them (`approval-policy` -> `approval_policy`)"
+    taken, new = set(s['properties']), {}
+    for n in s['properties']:
+        if re.fullmatch(_gem_param_re, n): continue
+        m = re.sub(r'[^a-zA-Z0-9_]', '_', _py_nm(n))[:64]
+        if m not in taken: new[n] = m; taken.add(m)
+    if not new: return s
+    return s | {'properties': {new.get(n, n): p for n,p in s['properties'].items()}} | (
+        {'required': [new.get(n, n) for n in s['required']]} if 'required' in s else {})
+
 def _gemini(s, nm):
-    "Parameters schema `s` of tool `nm` in Gemini's OpenAPI subset"
-    return _gem(_unroll(s, nm))
+    "Parameters schema `s` of tool `nm` in Gemini's OpenAPI subset, or None if it has no parameters"
+    s = _unroll(s, nm)
+    return _gem_names(_gem(s)) if s.get('properties') else None
 
 # %% ../nbs/04_providers.ipynb #1ffe6e10
 _name_res = dict(anthropic=r'[a-zA-Z0-9_-]{1,64}', openai=r'[a-zA-Z0-9_-]{1,64}', responses=r'[a-zA-Z0-9_-]{1,64}',
-                 gemini=r'[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}', mcp=r'[a-zA-Z0-9_.-]{1,128}')
-_gem_param_re = r'[a-zA-Z_][a-zA-Z0-9_]{0,63}'
+                 gemini=r'[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}', mcp=r'[a-zA-Z0-9_.-]{1,128}')
 
 def _tool_parts(tool, provider):
     "(name, parameters schema or None, strict?) of `tool` in `provider`'s format"
-    if provider == 'openai': tool = tool.get('function', {})
+    if provider == 'openai': tool = tool['function']
     key = dict(anthropic='input_schema', mcp='inputSchema').get(provider, 'parameters')
     return tool.get('name'), tool.get(key), bool(tool.get('strict'))
 
-def _walk(s, path):
-    "(path, schema) for `s` and every schema in it"
-    yield path, s
-    for k,o in _kids(s): yield from _walk(o, f'{path}.{k}')
+def _props(s):
+    "The properties of schema `s`, as a dict"
+    ps = s.get('properties')
+    return ps if isinstance(ps, dict) else {}
 
 def _depth(s, root, stack=()):
     "Deepest nesting of objects in `s` following `$ref`s, and whether a `$ref` leads back to itself"
+    if not isinstance(s, dict): return 0, False
     if '$ref' in s:
         r = s['$ref']
         if r in stack: return 0, True
@@ -262,8 +310,12 @@ def _depth(s, root, stack=()):
 # %% ../nbs/04_providers.ipynb #70be872f
 def _node_problems(p, s, root, rules):
     "What `rules` find wrong with schema `s` at path `p`"
+    if not isinstance(s, dict):
+        return [] if isinstance(s, bool) and not rules.get('ok') else [f"{p}: a schema must be a JSON object, not {s!r:.40}"]
     ts, res = _types(s), []
     if '$ref' in s and _deref(root, s['$ref']) is None: res.append(f"{p}: $ref {s['$ref']!r} names no schema")
+    res += [f"{p}: {k} must be a non-empty list of schemas" for k in ('anyOf', 'oneOf', 'allOf') if k in s and not (isinstance(s[k], list) and s[k])]
+    if 'properties' in s and not isinstance(s['properties'], dict): res.append(f"{p}: properties must be a JSON object")
     if (ok := rules.get('ok')):
         res += [f"{p}: {k!r} is not supported" for k in s if k not in ok]
         f = s.get('format')
@@ -271,26 +323,26 @@ def _node_problems(p, s, root, rules):
     if rules.get('items') and 'array' in ts and 'items' not in s: res.append(f"{p}: array schema missing items")
     if rules.get('typed') and _is_any(s): res.append(f"{p}: schema has no type")
     if 'object' in ts or 'properties' in s:
-        ps = s.get('properties', {})
+        ps = _props(s)
         if rules.get('closed') and s.get('additionalProperties') is not False: res.append(f"{p}: objects must set additionalProperties to false")
         if rules.get('all_required') and (miss := [n for n in ps if n not in s.get('required', [])]):
             res.append(f"{p}: every property must be required, not {', '.join(miss)}")
-        if rules.get('gemini'):
-            if not ps: res.append(f"{p}: an object needs at least one property")
-            res += [f"{p}: property name {n!r} is not allowed" for n in ps if not re.fullmatch(_gem_param_re, n)]
+        if rules.get('gemini') and not ps: res.append(f"{p}: an object needs at least one property")
     if rules.get('gemini'):
-        if 'enum' in s and not all(isinstance(v, str) for v in s['enum']): res.append(f"{p}: enum values must be strings")
+        if 'type' not in s and not s.get('anyOf'): res.append(f"{p}: schema has no type")
         if 'type' in s and not isinstance(s['type'], str): res.append(f"{p}: type must be one name, not {s['type']!r}")
+        if 'items' in s and not isinstance(s['items'], dict): res.append(f"{p}: items must be one schema, not {type(s['items']).__name__}")
+        if 'enum' in s and not all(isinstance(v, str) for v in s['enum']): res.append(f"{p}: enum values must be strings")
     if rules.get('min_items') is not None and s.get('minItems', 0) > rules['min_items']:
         res.append(f"{p}: minItems above {rules['min_items']} is not supported")
     return res
 
 def _limits(root):
     "What breaks OpenAI's size limits in parameters schema `root`"
-    nodes = [s for _,s in _walk(root, '')]
+    nodes = [s for _,s in _walk(root, '') if isinstance(s, dict)]
     enums = [s['enum'] for s in nodes if isinstance(s.get('enum'), list)]
-    nprops = sum(len(s.get('properties', {})) for s in nodes)
-    chars = sum(len(n) for s in nodes for n in s.get('properties', {})) + sum(map(len, root.get('$defs', {})))
+    nprops = sum(len(_props(s)) for s in nodes)
+    chars = sum(len(n) for s in nodes for n in _props(s)) + sum(map(len, root.get('$defs', {})))
     chars += sum(len(str(v)) for e in enums for v in e) + sum(len(str(s['const'])) for s in nodes if 'const' in s)
     res = []
     if (d := _depth(root, root)[0]) > 10: res.append(f"objects are nested {d} levels deep, over the limit of 10")
@@ -307,7 +359,12 @@ _rules = dict(
     openai_strict=dict(items=True, limits=True, ok=_oai_ok, fmts=_oai_fmts, typed=True, closed=True, all_required=True),
     anthropic={}, mcp={},
     anthropic_strict=dict(ok=_ant_ok, fmts=_ant_fmts, typed=True, closed=True, min_items=1, no_recursion=True),
-    gemini=dict(items=True, ok=_gem_ok, fmts=_gem_fmts, typed=True, gemini=True))
+    gemini=dict(items=True, ok=_gem_ok, fmts=_gem_fmts, gemini=True))
+
+def _not_json(tool):
+    "Why `tool` is not JSON, or None"
+    try: json.dumps(tool, allow_nan=False)
+    except (TypeError, ValueError) as e: return f"the tool is not JSON: {e}"
 
 def check_schema(
     tool:dict, # A tool in `provider`'s format
@@ -315,13 +372,19 @@ def check_schema(
 )->list: # What the provider would reject, one line each (empty if nothing)
     "Problems `provider` would reject `tool` for"
     if provider not in _name_res: raise ValueError(f"Unknown provider {provider!r}: expected one of {', '.join(_name_res)}")
+    if not isinstance(tool, dict): return [f"the tool must be a JSON object, not {type(tool).__name__}"]
+    if provider == 'openai' and not isinstance(tool.get('function'), dict): return ["openai tools hold their name and parameters in a 'function' object"]
     nm, ps, strict = _tool_parts(tool, provider)
     res = [] if isinstance(nm, str) and re.fullmatch(_name_res[provider], nm) else [
         f"name {nm!r} is not allowed: {provider} tool names match {_name_res[provider]}"]
+    if (e := _not_json(tool)): res.append(e)
     if ps is None: return res + (["the tool has no parameters schema"] if provider in ('anthropic', 'mcp') else [])
+    if not isinstance(ps, dict): return res + [f"parameters: must be a JSON schema object, not {type(ps).__name__}"]
     if ps.get('type') != 'object': res.append("parameters: the root must be an object schema (type: object)")
     rules = _rules[('openai' if provider == 'responses' else provider) + ('_strict' if strict else '')]
     for p,s in _walk(ps, 'parameters'): res += _node_problems(p, s, ps, rules)
+    if provider == 'gemini': res += [f"parameters: parameter name {n!r} is not allowed: Gemini parameter names match {_gem_param_re}"
+                                     for n in _props(ps) if not re.fullmatch(_gem_param_re, n)]
     if rules.get('limits'): res += _limits(ps)
     if rules.get('no_recursion') and _depth(ps, ps)[1]: res.append("parameters: recursive schemas are not supported in strict mode")
     return res
@@ -331,7 +394,7 @@ _envelopes = dict(
     anthropic=lambda nm,d,ps,st: dict(name=nm, description=d, input_schema=ps) | ({'strict': True} if st else {}),
     openai=lambda nm,d,ps,st: {'type': 'function', 'function': dict(name=nm, description=d, parameters=ps) | ({'strict': True} if st else {})},
     responses=lambda nm,d,ps,st: dict(type='function', name=nm, description=d, parameters=ps, strict=st),
-    gemini=lambda nm,d,ps,st: dict(name=nm, description=d) | ({'parameters': ps} if ps.get('properties') else {}),
+    gemini=lambda nm,d,ps,st: dict(name=nm, description=d) | ({'parameters': ps} if ps else {}),
     mcp=lambda nm,d,ps,st: dict(name=nm, description=d, inputSchema=ps))
 
 _pkeys = ('input_schema', 'parameters', 'inputSchema')
@@ -340,8 +403,10 @@ def _parts(f):
     "(name, description, parameters schema) of function or schema dict `f`"
     s = get_schema(f)
     s = s.get('function', s)
+    if not isinstance(s.get('name'), str): raise ValueError(f"A tool schema needs a 'name' string: {str(s)[:80]}")
     ps = next((s[k] for k in _pkeys if k in s), None) or {'type': 'object', 'properties': {}}
-    return s['name'], s.get('description', ''), to_jsonable_python(ps, fallback=str)
+    if (bad := _not_schemas(ps)): raise ValueError(f"Tool {s['name']!r}: " + '\n'.join(bad))
+    return s['name'], s.get('description', ''), _jsonable(ps)
 
 def _few_items(s):
     "`s` with `minItems` above 1 (which Anthropic's strict mode rejects) described in words"
@@ -351,7 +416,7 @@ def _few_items(s):
 def _convert(ps, nm, provider, strict):
     if provider == 'gemini': return _gemini(ps, nm)
     if not strict: return ps
-    if provider == 'anthropic': return _few_items(_strict(_unroll(ps, nm), _ant_ok, _ant_fmts, nullable=False))
+    if provider == 'anthropic': return _few_items(_strict(_as_params(_unroll(ps, nm)), _ant_ok, _ant_fmts, nullable=False))
     return strict_schema(ps)
 
 def tool_schema(

@@ -156,3 +156,20 @@ def base(a:int, # An int
 
 MORE = [v for k,v in sorted(globals().items()) if k.startswith('g') and k[1:].isdigit()] + [
     partial(base, key='k'), partial(base, 1), Job, Limits, Order]
+
+# Appended for the provider tests: no parameters at all, a recursion that unrolling leaves empty, defaults JSON can't hold
+@dataclass
+class Link:
+    "A link that may lead on"
+    next:Optional['Link']=None # The next link
+
+class Clock:
+    "A clock"
+    def __init__(self): pass
+
+def no_params()->str: "Current time"
+def kw_only(**kw): "keywords only"
+def link_hop(x:Link=None): "recursion with nothing else in it"
+def inf_defaults(lo:float=-float('inf'), hi:float=float('inf')): "infinite defaults"
+
+CORPUS += [no_params, kw_only, link_hop, inf_defaults, Link, Clock]
