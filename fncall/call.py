@@ -144,6 +144,7 @@ def _noalias(m):
     if not (isinstance(m, FieldInfo) and m.alias): return m
     m = copy.copy(m)
     m.alias = m.validation_alias = m.serialization_alias = None
+    m._attributes_set = {k:v for k,v in m._attributes_set.items() if not k.endswith('alias')}  # else pydantic puts the alias back
     return m
 
 def _lax(t):
@@ -192,7 +193,7 @@ def _make_spec(func):
     ps, varkw, posonly = _params(func)
     td = TypedDict('Arguments', {n: NotRequired[_lax(a)] if opt else _lax(a) for n,(a,opt) in ps.items()})
     td.__pydantic_config__ = ConfigDict(arbitrary_types_allowed=True, coerce_numbers_to_str=True)
-    aliases = {al: n for n,(a,_) in ps.items() if (al := _alias(a))}
+    aliases = {k: n for n,(a,_) in ps.items() if (al := _alias(a)) for k in (al, _py_nm(al))}  # also as Gemini renames it
     return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, varkw, posonly, TypeAdapter(td))
 
 _specs = weakref.WeakKeyDictionary()

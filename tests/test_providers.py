@@ -283,8 +283,9 @@ def test_defaults_not_json():
     for p,st in _modes:
         t = tool_schema(f, p, st)
         json.dumps(t, allow_nan=False)
-    assert tool_schema(f)['input_schema']['properties']['b']['default'] == '\\xff'
-    assert tool_schema(f)['input_schema']['properties']['x']['default'] == 'nan'
+    assert not {'default'} & (tool_schema(f)['input_schema']['properties']['b'].keys() | tool_schema(f)['input_schema']['properties']['x'].keys())
+    bad = {'name': 'f', 'input_schema': {'type': 'object', 'properties': {'b': {'default': b'\xff'}, 'x': {'default': float('nan')}}}}
+    assert tool_schema(bad)['input_schema']['properties'] == {'b': {'default': '\\xff'}, 'x': {'default': 'nan'}}
 
 def test_gemini_renames_parameters():
     def f(approval_policy:Annotated[str, Field(alias='approval-policy')]='ask', n:int=1): "f"
@@ -294,7 +295,6 @@ def test_gemini_renames_parameters():
     with pytest.raises(ValueError, match="parameter name 'a-b' is not allowed"):
         tool_schema({'name': 'f', 'parameters': _obj({'a-b': {'type': 'string'}, 'a_b': {'type': 'string'}})}, 'gemini')
 
-@pytest.mark.xfail(strict=True, reason="call_func (call.py) drops a value sent under a Field alias or under the parameter's Python name")
 def test_gemini_renamed_parameter_reaches_function():
     def f(approval_policy:Annotated[str, Field(alias='approval-policy')]='ask'): "f"; return approval_policy
     assert call_func(f, {'approval_policy': 'never'}) == 'never'
