@@ -1,6 +1,7 @@
 """mk_tool is the inverse of get_schema: a round trip over fncall's own schemas, hand-written tool schemas,
-and the tools a real MCP server (one built with the SDK's MCPServer, formerly FastMCP) lists.
-(`tests/test_mcp.py` does the same, without any normalisation, for the tools `fncall serve` lists.)"""
+and the tools real MCP servers list: one built with the SDK's MCPServer (formerly FastMCP), and fncall's own
+(`mcp_server`, with the python tool sandboxed and in-process). `tests/test_mcp.py` checks the tools the
+`fncall serve` subprocess lists too, with no normalisation at all."""
 import datetime as dt, enum, json
 from typing import Annotated, Literal
 import anyio, pytest
@@ -131,10 +132,18 @@ def schedule(when:dt.datetime, people:list[Person], priority:Literal[1, 2, 3]=2,
     "Schedule a meeting"
     return f'{len(people)} at {when:%H:%M}'
 
-async def _listed():
-    async with Client(srv) as c: return (await c.list_tools()).tools
+async def _listed(server):
+    async with Client(server) as c: return (await c.list_tools()).tools
 
-MCP_LISTED = anyio.run(_listed)
+def _fncall_listed(in_process):
+    "The tools of fncall's own MCP server, as `fncall serve mcp_demo [--in-process]` builds it (the python tool sandboxed or not)"
+    from fncall.mcp import mcp_server, _load, _python_tool
+    py = _python_tool(in_process, 10, 512)
+    try: return anyio.run(_listed, mcp_server(_load('mcp_demo') | {'python': py}))
+    finally:
+        if not in_process: py.__self__.close()  # the sandbox's worker process
+
+MCP_LISTED = anyio.run(_listed, srv) + _fncall_listed(False) + _fncall_listed(True)
 
 def _refs(o):
     if isinstance(o, dict):
@@ -156,7 +165,8 @@ CASES = ([s for s in SCHEMAS if s not in RECURSIVE] + [{'name': t['name'], 'desc
          + [{'name': t.name, 'description': t.description, 'input_schema': t.input_schema} for t in MCP_LISTED])
 
 def test_corpus_size():
-    assert len(CASES) >= 20 and len(MCP_LISTED) == 5
+    assert len(CASES) >= 20 and len(MCP_LISTED) == 5 + 2*5
+    assert [t.name for t in MCP_LISTED].count('python') == 2
 
 @pytest.mark.parametrize('orig', CASES, ids=lambda s: s['name'])
 def test_round_trip(orig):
