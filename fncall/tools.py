@@ -192,7 +192,7 @@ def _calls(self:FunctionRegistry, response, context=None):
         fmt, calls = _read(response)
         return fmt, [(*c, None) for c in calls]
     res = ToolCallParser().parse(response, tools=list(self.tools))
-    found = sorted([(c.span, (c.id, c.tool_name, c.parameters, None)) for c in res.tool_calls] +
+    found = sorted([(c.span, self._named(c.tool_name, c.parameters, c.id)) for c in res.tool_calls] +
                    [(e.span, (None, 'parse', None, str(e))) for e in res.errors], key=lambda o: o[0])
     calls, pos = [], 0
     for (a,b),c in found + [((len(response),)*2, None)]:
@@ -207,14 +207,14 @@ def _py_calls(self:FunctionRegistry, text, context=None):
     if not text.strip(): return []
     try: pcs = parse_function_calls(text, context=context)
     except (ValueError, SyntaxError) as e: return [(None, 'parse', None, f"Could not read the tool calls: {e}")]
-    return [self._named(c) for c in pcs]
+    return [self._named(c['tool'], c['arguments']) for c in pcs]
 
 @patch
-def _named(self:FunctionRegistry, c):
-    "(id, name, arguments, error) of Python-style call `c`, its positional arguments named by the tool's parameters"
-    nm, t = c['tool'], self.tools.get(c['tool'])
-    try: return None, nm, map_positional_args(c['arguments'], list(t.schema['input_schema']['properties'])) if t else c['arguments'], None
-    except ValueError as e: return None, nm, None, f"Error: invalid arguments for tool {nm!r}: {e}"
+def _named(self:FunctionRegistry, nm, args, id=None):
+    "(id, name, arguments, error) of a call read from text, its positional arguments (Python style) named by the tool's parameters"
+    t = self.tools.get(nm)
+    try: return id, nm, map_positional_args(args, list(t.schema['input_schema']['properties'])) if t and isinstance(args, dict) else args, None
+    except ValueError as e: return id, nm, None, f"Error: invalid arguments for tool {nm!r}: {e}"
 
 
 # %% ../nbs/07_tools.ipynb #314ab844
