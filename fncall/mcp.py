@@ -12,7 +12,7 @@ import argparse, importlib, inspect, json, os, sys
 from .schema import get_schema
 from .call import mk_ns, call_func_async, _model_err
 from .mktool import mk_tool, _get
-from .tools import _text
+from .tools import _text, _unbound
 
 try:
     import anyio, mcp_types as types
@@ -22,7 +22,8 @@ except ImportError: types = None  # the `mcp` extra is not installed: `_need_mcp
 
 # %% ../nbs/08_mcp.ipynb #5ab80e21
 def _need_mcp():
-    if types is None: raise ImportError("fncall's MCP bridge needs the MCP SDK: pip install 'fncall[mcp]'")
+    if types is None: raise ImportError('the MCP bridge needs the mcp extra: pip install "fncall[mcp]"')
+
 
 # %% ../nbs/08_mcp.ipynb #081181e4
 def _mcp_tool(nm, f):
@@ -60,7 +61,7 @@ async def mcp_tools(
     session, # An initialised `mcp.ClientSession`
 )->list: # One async function per tool
     "The tools of MCP `session` as Python functions"
-    async def dispatch(name, **kwargs):
+    async def dispatch(name, /, **kwargs):  # positional-only: a tool may have a parameter called `name`
         res = await session.call_tool(name, kwargs)
         text = '\n'.join(c.text for c in res.content if getattr(c, 'type', None) == 'text')
         if _get(res, 'is_error', 'isError'): raise RuntimeError(text)
@@ -90,6 +91,15 @@ def _load(spec):
         o = getattr(o, a)
     if not callable(o): raise _Usage(f"{spec!r} is not callable")
     return {attr.split('.')[-1]: o}
+
+def _servable(spec):
+    "The functions `spec` names, checked to be callable with a model's arguments alone"
+    fs = _load(spec)
+    if (m := next((f for f in fs.values() if _unbound(f)), None)) is not None:
+        raise _Usage(f"{spec!r} names {m.__qualname__}, a method with no instance to call it on: "
+                     "serve a function, or a bound method of an instance (module:obj.method)")
+    return fs
+
 
 # %% ../nbs/08_mcp.ipynb #affd8441
 def _python_tool(in_process, timeout, memory_mb):
@@ -129,8 +139,9 @@ def _schema_cmd(args):
     print(json.dumps(tool_schema(*fs.values(), provider=args.provider, strict=args.strict), indent=2, default=str))
 
 def _serve_cmd(args):
+    _need_mcp()  # before anything starts (the sandbox)
     ns = {}
-    for spec in args.funcs: ns |= _load(spec)
+    for spec in args.funcs: ns |= _servable(spec)
     if not args.no_python: ns['python'] = _python_tool(args.in_process, args.timeout, args.memory_mb)
     if not ns: raise _Usage("nothing to serve (give module:function names, or drop --no-python)")
     serve(ns, args.name)
@@ -141,4 +152,4 @@ def main(argv=None):
     args = _parser().parse_args(argv)
     if os.getcwd() not in sys.path: sys.path.insert(0, os.getcwd())
     try: (_schema_cmd if args.cmd == 'schema' else _serve_cmd)(args)
-    except (_Usage, ValueError, TypeError) as e: sys.exit(f"fncall: {e}")
+    except (_Usage, ValueError, TypeError, ImportError) as e: sys.exit(f"fncall: {e}")

@@ -32,6 +32,7 @@ def _py_type(s):
     if 'enum' in s: return Literal[tuple(s['enum'])]
     if 'const' in s: return Literal[s['const']]
     if (alts := s.get('anyOf') or s.get('oneOf')): return _union(map(_py_type, alts))
+    if len(s.get('allOf', ())) == 1: return _py_type(s['allOf'][0])
     t = s.get('type')
     if isinstance(t, list): return _union(_py_type({**s, 'type': o}) for o in t)
     if t == 'null': return NoneType
@@ -49,21 +50,29 @@ def _py_type(s):
 # %% ../nbs/03_mktool.ipynb #66a7d5d2
 _field_kw = dict(minimum='ge', maximum='le', exclusiveMinimum='gt', exclusiveMaximum='lt', multipleOf='multiple_of',
                  minLength='min_length', maxLength='max_length', minItems='min_length', maxItems='max_length', pattern='pattern')
-_typed = {'type', 'enum', 'anyOf', 'oneOf', 'items', 'uniqueItems', 'properties', 'required', 'title', 'const', '_site'}
+_typed = {'type', 'enum', 'anyOf', 'oneOf', 'items', 'uniqueItems', 'properties', 'required', 'const', '_site'}
 
 def _consumed(s):
     "Keywords of `s` that its Python type already says"
     res = set(_typed) | {'description', 'default'}
     if 'prefixItems' in s: res |= {'prefixItems', 'minItems', 'maxItems'}
     if isinstance(s.get('additionalProperties'), dict) or s.get('type') == 'object': res.add('additionalProperties')
+    if s.get('type') == 'object' and 'properties' in s: res.add('title')  # the TypedDict's name
+    if len(s.get('allOf', ())) == 1: res.add('allOf')
     if s.get('format') in _formats or s.get('format') in {c.__name__ for c in custom_types}: res.add('format')
     return res
+
+def _unmark(s):
+    "Schema `s` with the `_site` of each inlined `$ref` merged back in: how a construct left as it is gets written back"
+    if isinstance(s, list): return [_unmark(o) for o in s]
+    if not isinstance(s, dict): return s
+    return {k: _unmark(v) for k,v in s.items() if k != '_site'} | (_unmark(s['_site']) if '_site' in s else {})
 
 def _meta(s, keep_default=False):
     "`Annotated` metadata for what the Python type of `s` does not say"
     if not isinstance(s, dict): return []
     if '_site' in s: return _meta(s['_site'], keep_default)  # an inlined `$ref`: the definition's keywords belong to its type
-    rest = {k: v for k,v in s.items() if k not in _consumed(s) or (keep_default and k == 'default')}
+    rest = {k: _unmark(v) for k,v in s.items() if k not in _consumed(s) or (keep_default and k == 'default')}
     kw = {_field_kw[k]: rest.pop(k) for k in list(rest) if k in _field_kw}
     res = [s['description']] if s.get('description') else []
     if kw or rest: res.append(Field(**kw, json_schema_extra=rest or None))
@@ -72,8 +81,8 @@ def _meta(s, keep_default=False):
 def _annotate(t, meta): return Annotated[(t, *meta)] if meta else t
 
 def _typed_dict(s):
-    "A `TypedDict` for object schema `s`, named by its title; the same schema always gives the same class"
-    return _typed_dict_json(json.dumps({k: v for k,v in s.items() if k != '_site'}, sort_keys=True, default=str))
+    "A `TypedDict` for object schema `s`, named by its title, its fields in the schema's order; the same schema always gives the same class"
+    return _typed_dict_json(json.dumps({k: v for k,v in s.items() if k != '_site'}, default=str))
 
 @functools.lru_cache(maxsize=1024)
 def _typed_dict_json(js):
@@ -85,17 +94,29 @@ def _typed_dict_json(js):
     td.__doc__ = s.get('description')
     return td
 
+
 # %% ../nbs/03_mktool.ipynb #900709c5
-def _inline(s, defs, seen=()):
-    "Schema `s` with each `$ref` into `defs` replaced by the definition, titled with its name"
-    if isinstance(s, list): return [_inline(o, defs, seen) for o in s]
+def _pointer(root, ref):
+    "What local JSON pointer `ref` (`#/a/b`) points to in `root`, or None"
+    o = root
+    for k in ref[2:].split('/'):
+        k = k.replace('~1', '/').replace('~0', '~')
+        if isinstance(o, dict): o = o.get(k)
+        elif isinstance(o, list) and k.isdigit() and int(k) < len(o): o = o[int(k)]
+        else: return None
+    return o
+
+def _inline(s, root, seen=('#',)):
+    "Schema `s` with each local `$ref` replaced by what it points to in `root`, titled with its name"
+    if isinstance(s, list): return [_inline(o, root, seen) for o in s]
     if not isinstance(s, dict): return s
-    if isinstance(ref := s.get('$ref'), str) and ref.startswith('#/$defs/'):
-        nm = ref.split('/')[-1]
-        if nm in seen or nm not in defs: return {'type': 'object'}
-        site = {k: v for k,v in s.items() if k != '$ref'}  # what the referring schema adds (its own description, ...)
-        return {'title': nm, **_inline(defs[nm], defs, seen + (nm,)), '_site': site}
-    return {k: _inline(v, defs, seen) for k,v in s.items() if k != '$defs'}
+    ref = s.get('$ref')
+    if not (isinstance(ref, str) and ref.startswith('#')): return {k: _inline(v, root, seen) for k,v in s.items()}
+    site = {k: _inline(v, root, seen) for k,v in s.items() if k != '$ref'}  # what the referring schema adds (its own description, ...)
+    if ref in seen: return {'type': 'object', '_site': site}
+    if not isinstance(d := _pointer(root, ref), dict): return site
+    return {'title': ref.split('/')[-1], **_inline(d, root, seen + (ref,)), '_site': site}
+
 
 # %% ../nbs/03_mktool.ipynb #71d123b5
 def _get(o, *ks):
@@ -105,13 +126,14 @@ def _get(o, *ks):
         if v is not None: return v
 
 def _tool_parts(tool):
-    "(name, description, input schema) of a tool in any of the forms above"
+    "(name, description, input schema with its `$ref`s inlined) of a tool in any of the forms above"
     if (fn := _get(tool, 'function')) is not None: tool = fn
     name, schema = _get(tool, 'name'), _get(tool, 'inputSchema', 'input_schema', 'parameters')
     if not isinstance(name, str) or not name: raise ValueError(f"Tool has no name: {tool!r}")
     if schema is None: schema = {'type': 'object', 'properties': {}}
     if not isinstance(schema, dict): schema = dict(schema)
-    return name, _get(tool, 'description') or '', _inline(schema, schema.get('$defs', {}))
+    return name, _get(tool, 'description') or '', _inline({k: v for k,v in schema.items() if k not in ('$defs', 'definitions')}, schema)
+
 
 # %% ../nbs/03_mktool.ipynb #9b48a7c2
 def mk_param(
@@ -131,6 +153,7 @@ def _nm_map(nms):
     py2orig = {}
     for orig in nms:
         pynm = _py_nm(orig)
+        if pynm == 'self': pynm = 'self_'
         if (prev := py2orig.get(pynm)) is not None and prev != orig:
             raise ValueError(f'Name collision after sanitizing: {prev!r} and {orig!r} -> {pynm!r}')
         py2orig[pynm] = orig
@@ -146,13 +169,24 @@ def schema2sig(
     return Signature(sorted(params, key=lambda p: p.kind))
 
 # %% ../nbs/03_mktool.ipynb #b10ed599
+def _check_dispfn(dispfn, tool_name, props):
+    "Fail now if a property of the tool has the name of `dispfn`'s first parameter, which receives the tool name"
+    try: p = next(iter(inspect.signature(dispfn).parameters.values()), None)
+    except (TypeError, ValueError): return
+    if p is not None and p.kind is p.POSITIONAL_OR_KEYWORD and p.name in props:
+        nm = getattr(dispfn, '__name__', 'dispfn')
+        raise ValueError(f"Tool {tool_name!r} has a parameter {p.name!r}, which would clash with {nm}'s first parameter: "
+                         f"make that positional-only: def {nm}({p.name}, /, **kwargs)")
+
 def mk_tool(
     dispfn, # Called as `dispfn(tool_name, **kwargs)` with the original property names; may be async
     tool, # A tool: MCP `Tool`, object or dict in Anthropic, MCP or OpenAI form
 ):
     "Create a callable function from a JSON schema tool definition"
     name, desc, s = _tool_parts(tool)
-    sig, py2orig = schema2sig(tool), _nm_map(s.get('properties', {}))
+    props = s.get('properties', {})
+    _check_dispfn(dispfn, name, props)
+    sig, py2orig = schema2sig(tool), _nm_map(props)
     def _args(args, kwargs): return {py2orig.get(k, k): v for k,v in sig.bind(*args, **kwargs).arguments.items()}
     if inspect.iscoroutinefunction(dispfn):
         async def fn(*args, **kwargs): return await dispfn(name, **_args(args, kwargs))
@@ -161,7 +195,7 @@ def mk_tool(
     fn.__doc__ = desc or name
     fn.__signature__ = sig
     fn.__name__ = fn.__qualname__ = name
-    props = s.get('properties', {})
     fn.__annotations__ = {p.name: _annotate(p.annotation, _meta(props[orig]) + ([Field(alias=orig)] if orig != p.name else []))
                           for p in sig.parameters.values() if (orig := py2orig[p.name])}
     return fn
+

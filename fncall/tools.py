@@ -11,19 +11,41 @@ __all__ = ['FunctionTool', 'FunctionRegistry']
 import asyncio, concurrent.futures, functools, inspect, json
 from fastcore.basics import patch
 from .schema import get_schema
-from .call import call_func_async, _model_err, _is_async, _spec
+from .call import call_func, call_func_async, _model_err, _is_async
 from .providers import tool_schema
 from .pycall import parse_function_calls, map_positional_args
 from .parse import ToolCallParser
+
+
+# %% ../nbs/07_tools.ipynb #5e1c0a11
+async def _outcome(nm, f, args, timeout=None):
+    "(result, is_error) of calling tool `nm`, function `f`, with a model's `args`"
+    try: return await asyncio.wait_for(call_func_async(f, args), timeout), False
+    except Exception as e: return _model_err(nm, e, timeout), True
+
+def _sync(coro):
+    "Result of `coro`, run on a new event loop (in a worker thread if this one already has a loop running)"
+    try: asyncio.get_running_loop()
+    except RuntimeError: return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(1) as ex: return ex.submit(asyncio.run, coro).result()
+
+def _unbound(f):
+    "Is `f` a function written in a class body whose first parameter is `self`, i.e. a method with no instance?"
+    qn = getattr(f, '__qualname__', '').split('.')
+    if not inspect.isfunction(f) or len(qn) < 2 or qn[-2] == '<locals>': return False
+    return list(inspect.signature(f).parameters)[:1] == ['self']
+
 
 # %% ../nbs/07_tools.ipynb #bcf16d15
 class FunctionTool:
     "A function as a tool: its name, description, schema in any provider's format, and calls validated by `call_func`"
     def __init__(self,
-                 fn, # The function, method or callable object
+                 fn, # The function, bound method, closure or callable object
                  description:str|None=None, # What the tool does (default: the docstring)
                  name:str|None=None): # The tool's name (default: the function's)
         if not callable(fn): raise TypeError(f"FunctionTool needs a callable, got {fn!r}")
+        if _unbound(fn): raise TypeError(f"{fn.__qualname__} is a method with no instance to call it on: register it bound to one "
+                                         f"(e.g. reg.add(self.{fn.__name__}) in __init__), or a closure made in __init__")
         self.fn, self.name = fn, name or getattr(fn, '__name__', None)
         if not self.name: raise ValueError(f"{fn!r} has no __name__: give the tool a name")
         self.description, self.is_async = description or None, _is_async(fn)
@@ -43,8 +65,25 @@ class FunctionTool:
         "The tool's schema in `provider`'s format"
         return tool_schema(self.schema, provider=provider, strict=strict)
 
-    def __call__(self, *args, **kwargs): return self.fn(*args, **kwargs)
+    def __call__(self, *args, **kwargs):
+        "Call the tool from Python: arguments validated and coerced by `call_func`; errors raise"
+        pos = {f'_pos_{i}': a for i,a in enumerate(args)}
+        try: inputs = map_positional_args(pos | kwargs, list(self.schema['input_schema']['properties']))
+        except ValueError as e: raise TypeError(f"{self.name}(): {e}") from None
+        return call_func(self.fn, inputs)
+
+    async def arun(self,
+                   inputs:dict|str|None=None, # A model's arguments: a dict or a JSON object string
+                   timeout:float|None=None): # Seconds the call may take
+        "The tool's result for a model's `inputs`, or the error text for the model if the call failed"
+        return (await _outcome(self.name, self.fn, inputs, timeout))[0]
+
+    def run(self, inputs:dict|str|None=None, timeout:float|None=None):
+        "The tool's result for a model's `inputs`, or the error text for the model if the call failed"
+        return _sync(self.arun(inputs, timeout))
+
     def __repr__(self): return f"FunctionTool({self.name!r})"
+
 
 # %% ../nbs/07_tools.ipynb #c17ea6ec
 class FunctionRegistry:
@@ -72,6 +111,7 @@ class FunctionRegistry:
     def __len__(self): return len(self.tools)
     def __repr__(self): return f"FunctionRegistry({list(self.tools)})"
 
+
 # %% ../nbs/07_tools.ipynb #395b1c3c
 def _plain(o):
     "SDK objects (pydantic models) as plain dicts and lists"
@@ -82,20 +122,41 @@ def _plain(o):
 def _gemini_calls(parts):
     return [(fc.get('id'), fc['name'], fc.get('args') or {}) for p in parts or [] if (fc := p.get('function_call') or p.get('functionCall'))]
 
+def _call_kind(o):
+    "The provider whose tool call `o` (a plain dict) is, or None"
+    if not isinstance(o, dict): return None
+    if isinstance(o.get('function'), dict): return 'openai'
+    if o.get('type') == 'function_call': return 'responses'
+    if o.get('type') == 'tool_use': return 'anthropic'
+    if o.get('function_call') or o.get('functionCall'): return 'gemini'
+
+_wrap = dict(openai='tool_calls', responses='output', anthropic='content', gemini='parts')
+
+def _items(r):
+    "A bare list of tool calls, output items, content blocks or parts, as the message holding them (None if it holds no calls)"
+    kinds = {k for o in r if (k := _call_kind(o))}
+    if len(kinds) > 1: raise ValueError(f"The list mixes tool calls of {' and '.join(sorted(kinds))}: pass one provider's response")
+    if kinds: return {_wrap[kinds.pop()]: r}
+    bad = next((o for o in r if not (isinstance(o, dict) and {'type', 'text'} & set(o))), None)
+    if bad is not None: raise ValueError(f"Can't read tool calls from a list holding {repr(bad)[:100]}: pass a provider response, "
+                                         "or its tool calls, content blocks, output items or parts")
+
 def _read(resp):
     "(format, [(id, name, arguments)]) for the tool calls in a provider response"
     r = _plain(resp)
-    if isinstance(r, list): r = {'output': r} if any(isinstance(o, dict) and o.get('type') == 'function_call' for o in r) else {'content': r}
+    if isinstance(r, list) and (r := _items(r)) is None: return None, []
     if not isinstance(r, dict): raise TypeError(f"Can't read tool calls from a {type(resp).__name__}")
     if r.get('choices'): r = r['choices'][0]['message']
     if 'tool_calls' in r: return 'openai', [(c['id'], c['function']['name'], c['function']['arguments']) for c in r['tool_calls'] or []]
     if isinstance(r.get('output'), list):
         return 'responses', [(o['call_id'], o['name'], o['arguments']) for o in r['output'] if o.get('type') == 'function_call']
-    if r.get('candidates'): r = r['candidates'][0]['content'] or {}
+    if 'candidates' in r: r = (r['candidates'] or [{}])[0].get('content') or {'parts': []}
     if 'parts' in r: return 'gemini', _gemini_calls(r['parts'])
     if isinstance(r.get('content'), list):
         return 'anthropic', [(b['id'], b['name'], b['input']) for b in r['content'] if isinstance(b, dict) and b.get('type') == 'tool_use']
+    if 'content' in r and (r['content'] is None or isinstance(r['content'], str)): return None, []  # a message with text only
     raise ValueError(f"No OpenAI, Responses, Anthropic or Gemini tool calls found in {str(r)[:200]}")
+
 
 # %% ../nbs/07_tools.ipynb #3a0ba60e
 def _text(res):
@@ -110,46 +171,59 @@ def _jsonable(res):
 
 def _reply(fmt, calls, outs):
     "Next-turn messages for provider format `fmt` carrying results `outs` ((value, is_error) per call)"
+    if not calls: return []
     if fmt == 'anthropic':
         return [{'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': id, 'content': _text(r), 'is_error': err}
-                                             for (id,_,_),(r,err) in zip(calls, outs)]}]
-    if fmt == 'openai': return [{'role': 'tool', 'tool_call_id': id, 'content': _text(r)} for (id,_,_),(r,_) in zip(calls, outs)]
-    if fmt == 'responses': return [{'type': 'function_call_output', 'call_id': id, 'output': _text(r)} for (id,_,_),(r,_) in zip(calls, outs)]
+                                             for (id,*_),(r,err) in zip(calls, outs)]}]
+    if fmt == 'openai': return [{'role': 'tool', 'tool_call_id': id, 'content': _text(r)} for (id,*_),(r,_) in zip(calls, outs)]
+    if fmt == 'responses': return [{'type': 'function_call_output', 'call_id': id, 'output': _text(r)} for (id,*_),(r,_) in zip(calls, outs)]
     if fmt == 'gemini':
         parts = [{'function_response': {**({'id': id} if id else {}), 'name': nm, 'response': {'error': r} if err else {'result': _jsonable(r)}}}
-                 for (id,nm,_),(r,err) in zip(calls, outs)]
+                 for (id,nm,*_),(r,err) in zip(calls, outs)]
         return [{'role': 'user', 'parts': parts}]
-    return [{'role': 'user', 'content': '\n\n'.join(f"{nm} {'failed' if err else 'returned'}:\n{_text(r)}" for (_,nm,_),(r,err) in zip(calls, outs))}]
+    return [{'role': 'user', 'content': '\n\n'.join(f"{nm} {'failed' if err else 'returned'}:\n{_text(r)}" for (_,nm,*_),(r,err) in zip(calls, outs))}]
+
 
 # %% ../nbs/07_tools.ipynb #75dfd6bc
 @patch
 def _calls(self:FunctionRegistry, response, context=None):
-    "(format, [(id, name, arguments)], [errors]) for `response`"
-    if not isinstance(response, str): return *_read(response), []
+    "(format, [(id, name, arguments, error)]) for the tool calls in `response`"
+    if not isinstance(response, str):
+        fmt, calls = _read(response)
+        return fmt, [(*c, None) for c in calls]
     res = ToolCallParser().parse(response, tools=list(self.tools))
-    calls, errs = [(tc.id, tc.tool_name, tc.parameters) for tc in res.tool_calls], [str(e) for e in res.errors]
-    if calls: return 'text', calls, errs
-    try: pcs = parse_function_calls(response, context=context)
-    except (ValueError, SyntaxError) as e: return 'text', [], errs + [f"Could not read the tool calls: {e}"]
-    return 'text', [(None, c['tool'], self._named(c)) for c in pcs], errs
+    found = sorted([(c.span, self._named(c.tool_name, c.parameters, c.id)) for c in res.tool_calls] +
+                   [(e.span, (None, 'parse', None, str(e))) for e in res.errors], key=lambda o: o[0])
+    calls, pos = [], 0
+    for (a,b),c in found + [((len(response),)*2, None)]:
+        calls += self._py_calls(response[pos:a], context)
+        if c: calls.append(c)
+        pos = max(pos, b)
+    return 'text', calls
 
 @patch
-def _named(self:FunctionRegistry, c):
-    "Arguments of Python-style call `c` with positional ones named by the tool's parameters"
-    t = self.tools.get(c['tool'])
-    return map_positional_args(c['arguments'], list(t.schema['input_schema']['properties'])) if t else c['arguments']
+def _py_calls(self:FunctionRegistry, text, context=None):
+    "[(id, name, arguments, error)] for the Python-style calls in `text`"
+    if not text.strip(): return []
+    try: pcs = parse_function_calls(text, context=context)
+    except (ValueError, SyntaxError) as e: return [(None, 'parse', None, f"Could not read the tool calls: {e}")]
+    return [self._named(c['tool'], c['arguments']) for c in pcs]
+
+@patch
+def _named(self:FunctionRegistry, nm, args, id=None):
+    "(id, name, arguments, error) of a call read from text, its positional arguments (Python style) named by the tool's parameters"
+    t = self.tools.get(nm)
+    try: return id, nm, map_positional_args(args, list(t.schema['input_schema']['properties'])) if t and isinstance(args, dict) else args, None
+    except ValueError as e: return id, nm, None, f"Error: invalid arguments for tool {nm!r}: {e}"
+
 
 # %% ../nbs/07_tools.ipynb #314ab844
-async def _outcome(nm, args, ns, timeout):
-    "(result, is_error) of one call"
-    try: return await asyncio.wait_for(call_func_async(nm, args, ns), timeout), False
-    except Exception as e: return _model_err(nm, e, timeout), True
-
-def _sync(coro):
-    "Result of `coro`, run on a new event loop (in a worker thread if this one already has a loop running)"
-    try: asyncio.get_running_loop()
-    except RuntimeError: return asyncio.run(coro)
-    with concurrent.futures.ThreadPoolExecutor(1) as ex: return ex.submit(asyncio.run, coro).result()
+@patch
+async def _run1(self:FunctionRegistry, nm, args, err, timeout):
+    "(result, is_error) of one call read from a response"
+    if err is not None: return err, True
+    if (t := self.tools.get(nm)) is None: return f"Error: there is no tool {nm!r}; the tools are: {', '.join(self.tools)}", True
+    return await _outcome(nm, t.fn, args, timeout)
 
 @patch
 async def arun(self:FunctionRegistry,
@@ -158,9 +232,8 @@ async def arun(self:FunctionRegistry,
                timeout:float|None=None, # Seconds each call may take
               )->list: # Messages for the next turn
     "Run the tool calls in `response` concurrently; the provider's next-turn messages carrying the results"
-    fmt, calls, errs = self._calls(response, context)
-    outs = await asyncio.gather(*(_outcome(nm, args, self.ns, timeout) for _,nm,args in calls))
-    return _reply(fmt, calls + [(None, 'parse', None)]*len(errs), list(outs) + [(e, True) for e in errs])
+    fmt, calls = self._calls(response, context)
+    return _reply(fmt, calls, await asyncio.gather(*(self._run1(nm, args, err, timeout) for _,nm,args,err in calls)))
 
 @patch
 def run(self:FunctionRegistry,
@@ -170,6 +243,7 @@ def run(self:FunctionRegistry,
        )->list: # Messages for the next turn
     "Run the tool calls in `response` concurrently; the provider's next-turn messages carrying the results"
     return _sync(self.arun(response, context, timeout))
+
 
 # %% ../nbs/07_tools.ipynb #8659538f
 def _example_value(s):
@@ -194,6 +268,7 @@ def prompt(self:FunctionRegistry,
           )->str:
     "Instructions telling a model without a tools API which tools it has and how to call them"
     if style not in _fmts: raise ValueError(f"style must be 'json' or 'python', got {style!r}")
+    if not self.tools: raise ValueError("The registry has no tools to describe: register some first (reg.add(fn) or @reg.function(...))")
     tools = '\n\n'.join(f"## {t.name}\n{t.schema['description']}\nParameters (JSON schema): {json.dumps(t.schema['input_schema'], default=str)}"
                         for t in self.tools.values())
     nm, args = _example(next(iter(self.tools.values())).schema)
@@ -201,3 +276,4 @@ def prompt(self:FunctionRegistry,
     else: ex = f"{nm}({', '.join(f'{k}={v!r}' for k,v in args.items())})"
     ctx = f", or these variables: {', '.join(context)}" if context else ''
     return f"You can use these tools:\n\n{tools}\n\n" + _fmts[style].format(example=ex, ctx=ctx)
+

@@ -19,3 +19,21 @@ def norm(p:Point, # The point
     return (p.x**2 + p.y**2) ** .5
 
 def boom(msg:str): "Always fails"; raise ValueError(msg)
+
+def greet(name:str, # Who to greet
+          times:int=1, # How many times
+         )->str:
+    "Greet someone"
+    return ' '.join([f'Hello {name}!'] * times)
+
+class Counter:
+    "Its method `bump` can be served bound to an instance (`mcp_demo:counter.bump`), not unbound (`mcp_demo:Counter.bump`)"
+    def __init__(self): self.n = 0
+    def bump(self,
+             by:int=1, # How much to add
+            )->int:
+        "Add to the counter"
+        self.n += by
+        return self.n
+
+counter = Counter()

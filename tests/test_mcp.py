@@ -25,7 +25,7 @@ def text(res): return '\n'.join(c.text for c in res.content)
 def test_list_and_call():
     async def body(s):
         tools = {t.name: t for t in (await s.list_tools()).tools}
-        assert set(tools) == {'add', 'norm', 'boom', 'python'}
+        assert set(tools) == {'add', 'norm', 'boom', 'greet', 'python'}
         assert tools['add'].input_schema == get_schema(mcp_demo.add, pname='inputSchema')['inputSchema']
         assert tools['norm'].input_schema['$defs']['Point']['properties']['x']['description'] == 'Horizontal'
         assert 'code' in tools['python'].input_schema['properties'] and list(tools['python'].input_schema['properties']) == ['code']
@@ -58,17 +58,31 @@ def test_in_process_python():
         return True
     assert run('--in-process', body=body)
 
-def test_mcp_tools_round_trip():
-    "Remote tools come back as Python functions with the original schemas, callable directly or through call_func"
+@pytest.mark.parametrize('mode', ['sandbox', '--in-process'])
+def test_mcp_tools_round_trip(mode):
+    "Every tool `fncall serve` lists, the python tool (in either mode) included, comes back as a Python function with exactly the listed schema, callable directly or through call_func"
     async def body(s):
+        listed = (await s.list_tools()).tools
         fs = {f.__name__: f for f in await mcp_tools(s)}
-        for t in (await s.list_tools()).tools:  # every listed tool comes back with its schema
-            assert get_schema(fs[t.name], pname='inputSchema')['inputSchema'] == t.input_schema, t.name
+        assert set(fs) == {'add', 'norm', 'boom', 'greet', 'python'}
+        for t in listed: assert get_schema(fs[t.name], pname='inputSchema')['inputSchema'] == t.input_schema, t.name
         assert await fs['add'](40, b=2) == '42'
+        assert await fs['greet']('Ann', times=2) == 'Hello Ann! Hello Ann!'  # a remote parameter called `name`
+        assert await call_func_async('greet', {'name': 'Bo'}, ns=fs) == 'Hello Bo!'
         assert await call_func_async('norm', {'p': {'x': 6, 'y': 8}}, ns=fs) == '10.0'
+        assert await fs['python']('x = 20\nx + 1') == '21' and await fs['python']('x * 2') == '40'
         with pytest.raises(RuntimeError, match='ValueError: x'): await fs['boom']('x')
         return True
-    assert run('mcp_demo', '--no-python', body=body)
+    assert run('mcp_demo', *([] if mode == 'sandbox' else [mode]), body=body)
+
+def test_bound_method():
+    "A bound method is served, and keeps its instance's state between calls"
+    async def body(s):
+        (t,) = (await s.list_tools()).tools
+        assert t.name == 'bump' and list(t.input_schema['properties']) == ['by']
+        assert text(await s.call_tool('bump', {})) == '1' and text(await s.call_tool('bump', {'by': 2})) == '3'
+        return True
+    assert run('mcp_demo:counter.bump', '--no-python', body=body)
 
 def test_schema_command():
     p = subprocess.run([FNCALL, 'schema', 'mcp_demo:add', '--provider', 'openai'], cwd=HERE, capture_output=True, text=True, timeout=60)
@@ -80,7 +94,16 @@ def test_schema_command():
                                       (['schema', 'mcp_demo'], 'schema takes one module:function'),(['serve', 'no_such_mod:f'], "can't import module 'no_such_mod'"),
                                       (['serve', 'mcp_demo:nope'], "has no attribute 'nope'"),
                                       (['serve', '--no-python'], 'nothing to serve'),
+                                      (['serve', 'mcp_demo:Counter.bump'], "'mcp_demo:Counter.bump' names Counter.bump, a method with no instance to call it on"),
                                       (['frobnicate'], 'invalid choice')])
 def test_bad_arguments(args, msg):
     p = subprocess.run([FNCALL, *args], cwd=HERE, capture_output=True, text=True, timeout=60)
     assert p.returncode != 0 and msg in p.stderr, p.stderr
+
+def test_without_the_mcp_extra():
+    "Without the mcp SDK (its imports blocked), `fncall serve` says what to install, with no traceback; `fncall schema` still works"
+    block = "import sys; sys.modules['mcp'] = sys.modules['mcp_types'] = None; from fncall.mcp import main; main(sys.argv[1:])"
+    p = subprocess.run([sys.executable, '-c', block, 'serve', 'mcp_demo:add'], cwd=HERE, capture_output=True, text=True, timeout=60)
+    assert p.returncode != 0 and p.stderr == 'fncall: the MCP bridge needs the mcp extra: pip install "fncall[mcp]"\n', p.stderr
+    p = subprocess.run([sys.executable, '-c', block, 'schema', 'mcp_demo:add'], cwd=HERE, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and json.loads(p.stdout)['name'] == 'add', p.stderr

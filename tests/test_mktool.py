@@ -1,26 +1,60 @@
-"mk_tool is the inverse of get_schema: a round trip over fncall's own schemas and hand-written tool schemas"
-import pytest
+"""mk_tool is the inverse of get_schema: a round trip over fncall's own schemas, hand-written tool schemas,
+and the tools real MCP servers list: one built with the SDK's MCPServer (formerly FastMCP), and fncall's own
+(`mcp_server`, with the python tool sandboxed and in-process). `tests/test_mcp.py` checks the tools the
+`fncall serve` subprocess lists too, with no normalisation at all."""
+import datetime as dt, enum, json
+from typing import Annotated, Literal
+import anyio, pytest
+from pydantic import BaseModel, Field
 from fncall.schema import get_schema
 from fncall.mktool import mk_tool
 from schema_corpus import CORPUS
 
-def _norm(s, orig=None):
-    "Schema without what the round trip documents it cannot carry: empty descriptions, `default: None` added to optional parameters"
-    if isinstance(s, list): return [_norm(o) for o in s]
-    if not isinstance(s, dict): return s
-    res = {k: _norm(v) for k,v in s.items() if not (k == 'description' and v == '')}
-    if orig is not None:  # at the root: a class described as a tool becomes a function; a function takes no other arguments anyway
-        for k in ('title', '$schema', 'additionalProperties'): res.pop(k, None)
-    if 'required' in res: res['required'] = sorted(res['required'])
+def disp(name, /, **kw): return name, kw
+
+# What the round trip does not carry, as the notebook ("The inverse of get_schema") lists it, and nothing else.
+def _added(got, orig):
+    "`got` without what get_schema adds to a property the original left bare: `description: ''` and `default: None`"
+    if isinstance(got, list) and isinstance(orig, list): return [_added(g, o) for g,o in zip(got, orig)]
+    if not (isinstance(got, dict) and isinstance(orig, dict)): return got
+    res = {k: _added(v, orig.get(k)) for k,v in got.items()}
+    for k in ('properties', '$defs'):
+        if isinstance(res.get(k), dict) and isinstance(orig.get(k), dict):
+            res[k] = {n: _bare(p, orig[k].get(n, {})) for n,p in res[k].items()}
     return res
 
-def _drop_none_defaults(got, orig):
-    "Remove `default: None` from properties of `got` whose original had no default"
-    for k,p in got.get('properties', {}).items():
-        if p.get('default', 0) is None and 'default' not in orig.get('properties', {}).get(k, {}): del p['default']
-    return got
+def _bare(p, o):
+    if not isinstance(p, dict): return p
+    p = dict(p)
+    if p.get('description') == '' and 'description' not in o: del p['description']
+    if 'default' in p and p['default'] is None and 'default' not in o: del p['default']
+    return p
 
-def disp(name, **kw): return name, kw
+def _spelled(s, defs=None, root=True):
+    "Original schema `s` in get_schema's spelling: equivalent forms rewritten, the root's unkeepable keywords dropped"
+    if isinstance(s, list): return [_spelled(o, defs, False) for o in s]
+    if not isinstance(s, dict): return s
+    defs = s.get('$defs', {}) | s.get('definitions', {}) if defs is None else defs
+    if isinstance(ref := s.get('$ref'), str) and 'enum' in defs.get(ref.split('/')[-1], {}):  # an enum in $defs comes back inline
+        d = {k: v for k,v in defs[ref.split('/')[-1]].items() if k != 'title'}
+        return _spelled(d | {k: v for k,v in s.items() if k != '$ref'}, defs, False)
+    if isinstance(t := s.get('type'), list) and 'enum' not in s: s = {k: v for k,v in s.items() if k != 'type'} | {'anyOf': [{'type': o} for o in t]}
+    if len(s.get('allOf', ())) == 1: s = {k: v for k,v in s.items() if k != 'allOf'} | s['allOf'][0]
+    res = {('$defs' if k == 'definitions' else k): (v.replace('#/definitions/', '#/$defs/') if k == '$ref' else _spelled(v, defs, False))
+           for k,v in s.items()}
+    if '$defs' in res: res['$defs'] = {k: {'title': k} | v for k,v in res['$defs'].items() if 'enum' not in v}  # a definition is titled by its name
+    if not res.get('$defs'): res.pop('$defs', None)
+    if root:
+        if 'required' in res: res['required'] = sorted(res['required'])  # required parameters come first in the signature: same set, maybe another order
+        for k in ('$schema', 'title'): res.pop(k, None)
+        if res.get('additionalProperties') is False: del res['additionalProperties']
+    return res
+
+def _got(s):
+    "Schema `s` with the root's `required` sorted, as `_spelled` does"
+    s = dict(s)
+    if 'required' in s: s['required'] = sorted(s['required'])
+    return s
 
 SEED_TOOL = {'name': 'searchGitHub', 'description': 'Find real-…', 'inputSchema': {
     '$schema': 'http://json-schema.org/draft-07/schema#', 'additionalProperties': False, 'properties': {
@@ -47,7 +81,69 @@ HAND = [SEED_TOOL,
         'p': {'$ref': '#/$defs/P', 'description': 'A p'}}, 'required': ['p'],
         '$defs': {'P': {'type': 'object', 'properties': {'x': {'type': 'number', 'description': 'X'}, 'y': {'type': 'number', 'default': 0}},
                         'title': 'P', 'required': ['x'], 'description': 'A point'}}}},
+    {'name': 'draft7', 'description': 'draft-07 definitions, type lists, a one-member allOf', 'inputSchema': {
+        '$schema': 'http://json-schema.org/draft-07/schema#', 'type': 'object', 'required': ['p', 'v'], 'properties': {
+        'p': {'$ref': '#/definitions/P'}, 'q': {'allOf': [{'$ref': '#/definitions/P'}], 'description': 'Another P'},
+        'v': {'type': ['string', 'null'], 'description': 'Maybe a string'}},
+        'definitions': {'P': {'type': 'object', 'properties': {'x': {'type': 'integer', 'title': 'X'}}, 'required': ['x']}}}},
+    {'name': 'names', 'description': 'Parameters called name and self', 'inputSchema': {'type': 'object', 'properties': {
+        'name': {'type': 'string', 'title': 'Name'}, 'self': {'type': 'integer', 'default': 3}}, 'required': ['name']}},
 ]
+
+# A real MCP server, built with the SDK's MCPServer (FastMCP in mcp 1.x): typed parameters, enums, optional ones, nested models
+from mcp import Client
+from mcp.server.mcpserver import MCPServer
+
+srv = MCPServer('corpus')
+class Color(str, enum.Enum): red='red'; green='green'
+class Address(BaseModel):
+    "A postal address"
+    street:str = Field(description='Street and number')
+    city:str
+    zip:str|None = None
+class Person(BaseModel):
+    name:str
+    age:int = Field(ge=0, description='Age in years')
+    address:Address
+    tags:list[str] = []
+
+@srv.tool()
+def add(a:int, b:int=1)->int:
+    "Add two numbers"
+    return a + b
+
+@srv.tool()
+def paint(color:Color, shade:Literal['light', 'dark']='light', opacity:Annotated[float, Field(ge=0, le=1, description='0..1')]=1.0)->str:
+    "Paint something"
+    return f'{color.value} {shade} {opacity}'
+
+@srv.tool()
+def register(person:Person, note:str|None=None, scores:dict[str, float]|None=None)->str:
+    "Register a person"
+    return person.name
+
+@srv.tool(name='search-files')
+def search(query:str, max_results:int=10, name:str|None=None)->list[str]:
+    "Search files"
+    return [query]
+
+@srv.tool()
+def schedule(when:dt.datetime, people:list[Person], priority:Literal[1, 2, 3]=2, tags:set[str]|None=None)->str:
+    "Schedule a meeting"
+    return f'{len(people)} at {when:%H:%M}'
+
+async def _listed(server):
+    async with Client(server) as c: return (await c.list_tools()).tools
+
+def _fncall_listed(in_process):
+    "The tools of fncall's own MCP server, as `fncall serve mcp_demo [--in-process]` builds it (the python tool sandboxed or not)"
+    from fncall.mcp import mcp_server, _load, _python_tool
+    py = _python_tool(in_process, 10, 512)
+    try: return anyio.run(_listed, mcp_server(_load('mcp_demo') | {'python': py}))
+    finally:
+        if not in_process: py.__self__.close()  # the sandbox's worker process
+
+MCP_LISTED = anyio.run(_listed, srv) + _fncall_listed(False) + _fncall_listed(True)
 
 def _refs(o):
     if isinstance(o, dict):
@@ -65,18 +161,42 @@ def _recursive(js):
 
 SCHEMAS = [get_schema(f) for f in CORPUS]
 RECURSIVE = [s for s in SCHEMAS if _recursive(s['input_schema'])]
-CASES = [s for s in SCHEMAS if s not in RECURSIVE] + [{'name': t['name'], 'description': t['description'], 'input_schema': t['inputSchema']} for t in HAND]
+CASES = ([s for s in SCHEMAS if s not in RECURSIVE] + [{'name': t['name'], 'description': t['description'], 'input_schema': t['inputSchema']} for t in HAND]
+         + [{'name': t.name, 'description': t.description, 'input_schema': t.input_schema} for t in MCP_LISTED])
 
-def test_corpus_size(): assert len(CASES) >= 20
+def test_corpus_size():
+    assert len(CASES) >= 20 and len(MCP_LISTED) == 5 + 2*5
+    assert [t.name for t in MCP_LISTED].count('python') == 2
 
 @pytest.mark.parametrize('orig', CASES, ids=lambda s: s['name'])
 def test_round_trip(orig):
     fn = mk_tool(disp, orig)
     got = get_schema(fn)
-    _drop_none_defaults(got['input_schema'], orig['input_schema'])
-    assert got['name'] == orig['name']
-    assert got['description'] == orig['description']
-    assert _norm(got['input_schema'], orig) == _norm(orig['input_schema'], orig)
+    assert got['name'] == orig['name'] and got['description'] == orig['description']
+    assert '_site' not in json.dumps(got, default=str)
+    assert _got(_added(got['input_schema'], _spelled(orig['input_schema']))) == _spelled(orig['input_schema'])
+
+def test_seed_tool_exactly():
+    "The seed's tool comes back with exactly the documented differences"
+    got = get_schema(mk_tool(disp, SEED_TOOL), pname='inputSchema')['inputSchema']
+    exp = {k: v for k,v in SEED_TOOL['inputSchema'].items() if k not in ('$schema', 'additionalProperties')}
+    exp['properties'] = {**exp['properties'], 'language': {'default': None, **exp['properties']['language']},
+                         'path': {'default': None, **exp['properties']['path']}}
+    assert got == exp
+
+def test_mcp_server_tools_work():
+    "The MCPServer's tools, pulled back as functions, validate and call through the real server"
+    from fncall.call import call_func_async
+    from fncall.mcp import mcp_tools
+    async def main():
+        async with Client(srv) as c:
+            fs = {f.__name__: f for f in await mcp_tools(c)}
+            assert await fs['search-files']('x', name='y') == {'result': ['x']}
+            r = await call_func_async('schedule', {'when': '2025-01-02T10:30:00', 'people': [{'name': 'A', 'age': '3', 'address': {'street': 's', 'city': 'c'}}]}, ns=fs)
+            assert r == {'result': '1 at 10:30'}
+            err = await call_func_async('paint', {'color': 'blue'}, ns=fs, raise_on_err=False)
+            assert err.startswith("Error: invalid arguments for tool 'paint':\ncolor: expected one of 'red' or 'green'"), err
+    anyio.run(main)
 
 def test_recursive_becomes_dict():
     "Where a definition recurs, mk_tool types it as a plain dict: the schema is the same down to that point"
@@ -85,4 +205,4 @@ def test_recursive_becomes_dict():
         fn = mk_tool(disp, orig)
         got = get_schema(fn)['input_schema']
         assert set(got['properties']) == set(orig['input_schema']['properties'])
-        assert '#' not in _refs(got)
+        assert '#' not in _refs(got) and '_site' not in json.dumps(got)

@@ -48,11 +48,12 @@ def test_openai_chat(reg):
     cli = OpenAI(api_key='sk-test', http_client=fake.client(openai))
     msgs = [{'role': 'user', 'content': 'Weather in Paris, and 1/0?'}]
     r = cli.chat.completions.create(model='gpt-4o', messages=msgs, tools=reg.schemas('openai'))
+    assert reg.run(r.choices[0].message.tool_calls) == reg.run(r)  # the bare list of SDK tool calls
     msgs += [r.choices[0].message.model_dump(exclude_none=True)] + reg.run(r)
     r = cli.chat.completions.create(model='gpt-4o', messages=msgs, tools=reg.schemas('openai'))
-    assert r.choices[0].message.content == 'Done'
+    assert r.choices[0].message.content == 'Done' and reg.run(r) == []  # no calls: nothing to send
     first, second = fake.requests
-    assert first['tools'] == reg.schemas('openai')
+    assert first['tools'] == second['tools'] == reg.schemas('openai')
     tool_msgs = [m for m in second['messages'] if m['role'] == 'tool']
     assert [m['tool_call_id'] for m in tool_msgs] == ['call_0', 'call_1']
     assert tool_msgs[0]['content'] == RESULTS[0] and tool_msgs[1]['content'].endswith(RESULTS[1] + '\n')
@@ -70,11 +71,12 @@ def test_openai_responses(reg):
     cli = OpenAI(api_key='sk-test', http_client=fake.client(openai))
     inp = [{'role': 'user', 'content': 'Weather in Paris, and 1/0?'}]
     r = cli.responses.create(model='gpt-4o', input=inp, tools=reg.schemas('responses'))
+    assert reg.run(r.output) == reg.run(r)
     inp += [o.model_dump(exclude_none=True) for o in r.output] + reg.run(r)
     r = cli.responses.create(model='gpt-4o', input=inp, tools=reg.schemas('responses'))
-    assert r.output_text == 'Done'
+    assert r.output_text == 'Done' and reg.run(r) == []
     first, second = fake.requests
-    assert first['tools'] == reg.schemas('responses')
+    assert first['tools'] == second['tools'] == reg.schemas('responses')
     outs = [o for o in second['input'] if o.get('type') == 'function_call_output']
     assert [o['call_id'] for o in outs] == ['call_0', 'call_1'] and outs[0]['output'] == RESULTS[0]
 
@@ -88,11 +90,12 @@ def test_anthropic(reg):
     cli = Anthropic(api_key='sk-test', http_client=fake.client(anthropic))
     msgs = [{'role': 'user', 'content': 'Weather in Paris, and 1/0?'}]
     r = cli.messages.create(model='claude-x', max_tokens=100, messages=msgs, tools=reg.schemas('anthropic'))
+    assert reg.run(r.content) == reg.run(r)
     msgs += [{'role': 'assistant', 'content': [b.model_dump() for b in r.content]}] + reg.run(r)
     r = cli.messages.create(model='claude-x', max_tokens=100, messages=msgs, tools=reg.schemas('anthropic'))
-    assert r.content[0].text == 'Done'
+    assert r.content[0].text == 'Done' and reg.run(r) == []
     first, second = fake.requests
-    assert first['tools'] == reg.schemas('anthropic')
+    assert first['tools'] == second['tools'] == reg.schemas('anthropic')
     res = second['messages'][-1]['content']
     assert [b['tool_use_id'] for b in res] == ['toolu_0', 'toolu_1'] and [b['is_error'] for b in res] == [False, True]
     assert res[0]['content'] == RESULTS[0] and res[1]['content'].endswith(RESULTS[1] + '\n')
@@ -107,15 +110,124 @@ def test_gemini(reg):
     cfg = types.GenerateContentConfig(tools=[types.Tool(function_declarations=reg.schemas('gemini'))])
     contents = [{'role': 'user', 'parts': [{'text': 'Weather in Paris, and 1/0?'}]}]
     r = cli.models.generate_content(model='gemini-2.0-flash', contents=contents, config=cfg)
+    assert reg.run(r.candidates[0].content.parts) == reg.run(r)
     contents += [r.candidates[0].content] + reg.run(r)
     r = cli.models.generate_content(model='gemini-2.0-flash', contents=contents, config=cfg)
-    assert r.text == 'Done'
+    assert r.text == 'Done' and reg.run(r) == []
     first, second = fake.requests
-    decls = first['tools'][0]['functionDeclarations']
-    assert [d['name'] for d in decls] == ['get_weather', 'divide']
+    for req in (first, second):  # the SDK writes types in upper case (STRING); otherwise the declarations are ours
+        assert _lower_types(req['tools']) == [{'functionDeclarations': reg.schemas('gemini')}]
     resp = [p['functionResponse'] for p in second['contents'][-1]['parts']]
     assert [p['name'] for p in resp] == ['get_weather', 'divide']
     assert resp[0]['response'] == {'result': RESULTS[0]} and resp[1]['response']['error'].endswith(RESULTS[1] + '\n')
+
+def _lower_types(o):
+    "`o` with every JSON schema `type` in lower case"
+    if isinstance(o, list): return [_lower_types(v) for v in o]
+    if not isinstance(o, dict): return o
+    return {k: v.lower() if k == 'type' and isinstance(v, str) else _lower_types(v) for k,v in o.items()}
+
+def test_gemini_rest_dict(reg):
+    "A plain dict from Gemini's REST API (camelCase functionCall, with ids) gives function_response parts the SDK accepts, ids matched"
+    from google.genai import types
+    rest = {'candidates': [{'content': {'role': 'model', 'parts': [
+        {'text': 'Checking.'},
+        {'functionCall': {'id': 'g1', 'name': 'get_weather', 'args': {'location': 'Rome', 'unit': 'kelvin'}}},
+        {'functionCall': {'id': 'g2', 'name': 'divide', 'args': {'a': '1', 'b': 0}}}]}}]}
+    out = reg.run(rest)
+    assert len(out) == 1 and out[0]['role'] == 'user'
+    resp = [p['function_response'] for p in out[0]['parts']]
+    assert [(p['id'], p['name']) for p in resp] == [('g1', 'get_weather'), ('g2', 'divide')]
+    assert resp[0]['response'] == {'result': 'Rome: 25 kelvin'} and resp[1]['response']['error'].endswith(RESULTS[1] + '\n')
+    assert types.Content.model_validate(out[0]).parts[1].function_response.id == 'g2'
+    assert reg.run(rest['candidates'][0]['content']['parts']) == out
+
+class TaskAgent:
+    "Seed 003's agent: a closure registered in __init__ that updates the agent, and a bound method"
+    def __init__(self):
+        self.tasks, self.reg = [], FunctionRegistry()
+        @self.reg.function("Add a new task")
+        def add_task(task:str, priority:str="medium")->str:
+            "Add a new task to the list."
+            self.tasks.append({'id': len(self.tasks)+1, 'task': task, 'priority': priority, 'completed': False})
+            return f"Added task: '{task}' with {priority} priority"
+        self.reg.add(self.complete, "Mark a task completed")
+    def complete(self, task_id:int)->str:
+        "Mark a task completed"
+        self.tasks[task_id-1]['completed'] = True
+        return f"Completed task {task_id}"
+
+def _tool_use(*calls): return {'role': 'assistant', 'content': [{'type': 'tool_use', 'id': f't{i}', 'name': n, 'input': a} for i,(n,a) in enumerate(calls)]}
+
+def test_task_agent():
+    a, b = TaskAgent(), TaskAgent()
+    assert [s['name'] for s in a.reg.schemas()] == ['add_task', 'complete']
+    assert a.reg.schemas()[0]['input_schema'] == {'type': 'object', 'required': ['task'], 'properties': {
+        'task': {'description': '', 'type': 'string'}, 'priority': {'description': '', 'default': 'medium', 'type': 'string'}}}
+    assert 'self' not in a.reg.schemas()[1]['input_schema']['properties']
+    out = a.reg.run(_tool_use(('add_task', {'task': 'Write docs', 'priority': 'high'}), ('add_task', {'task': 'Ship'})))
+    assert [r['content'] for r in out[0]['content']] == ["Added task: 'Write docs' with high priority", "Added task: 'Ship' with medium priority"]
+    out = a.reg.run(_tool_use(('complete', {'task_id': '2'})))
+    assert out[0]['content'][0] == {'type': 'tool_result', 'tool_use_id': 't0', 'content': 'Completed task 2', 'is_error': False}
+    assert [(t['task'], t['completed']) for t in a.tasks] == [('Write docs', False), ('Ship', True)]
+    assert b.tasks == []  # each agent's tools act on that agent
+    bad = a.reg.run(_tool_use(('complete', {'task_id': 'two'})))[0]['content'][0]
+    assert bad['is_error'] and "task_id: expected integer, got 'two'" in bad['content']
+
+def test_class_level_method_is_refused():
+    "A method decorated in the class body has no instance to be called on: registering it says what to do instead"
+    with pytest.raises(TypeError, match=r"A.addn is a method with no instance.*reg.add\(self.addn\)"):
+        class A:
+            reg = FunctionRegistry()
+            @reg.function("Add n")
+            def addn(self, x:int)->int: return x
+
+def test_duplicate_names(reg):
+    with pytest.raises(ValueError, match="'divide' is already registered"): reg.add(divide)
+    with pytest.raises(ValueError, match="'divide' is already registered"): reg.function("Also divide", name='divide')(get_weather)
+    def other(x:int): "Other"; return x
+    with pytest.raises(ValueError, match="'get_weather' is already registered"): reg.add(other, name='get_weather')
+    assert list(reg.tools) == ['get_weather', 'divide'] and reg.ns['divide'] is divide  # the failed registrations changed nothing
+    reg.add(divide, name='div')  # the same function under another name is fine
+    assert reg.run(_tool_use(('div', {'a': 1, 'b': 4})))[0]['content'][0]['content'] == '0.25'
+
+def _example(prompt, marker):
+    "The example call line a prompt shows"
+    return next(l for l in prompt.splitlines() if l.startswith(marker))
+
+def test_prompt_and_text_run(reg):
+    "A model without a tools API: the prompt describes every tool and the format; what comes back in that format runs"
+    p = reg.prompt()
+    for t in reg.schemas(): assert f"## {t['name']}\n{t['description']}\nParameters (JSON schema): {json.dumps(t['input_schema'])}" in p
+    ex = _example(p, 'TOOL_CALL ')
+    assert ex == 'TOOL_CALL {"tool_name": "get_weather", "parameters": {"location": "..."}}'
+    assert reg.run(ex) == [{'role': 'user', 'content': 'get_weather returned:\n...: 25 celsius'}]  # the example itself runs
+    reply = ('I will look both up.\nTOOL_CALL {"tool_name": "get_weather", "parameters": {"location": "Oslo", "unit": "kelvin"}}\n'
+             'TOOL_CALL {"tool_name": "divide", "parameters": {"a": 3, "b": 4}}')
+    assert reg.run(reply) == [{'role': 'user', 'content': 'get_weather returned:\nOslo: 25 kelvin\n\ndivide returned:\n0.75'}]
+    p = reg.prompt('python', context={'city': 'Lima', 'n': 9})
+    assert _example(p, 'get_weather(') == "get_weather(location='...')" and 'or these variables: city, n.' in p
+    out = reg.run("get_weather(city)\ndivide(n, b=3)", context={'city': 'Lima', 'n': 9})
+    assert out == [{'role': 'user', 'content': 'get_weather returned:\nLima: 25 celsius\n\ndivide returned:\n3.0'}]
+    out = reg.run('TOOL_CALL {"tool_name": "nope", "parameters": {}}\ndivide(1, 0)')[0]['content']
+    assert out.startswith("parse failed:\nchars 10-49: unknown tool 'nope'; expected one of ['divide', 'get_weather']\n\ndivide failed:\n")
+    assert reg.run('No tools needed: the answer is 4.') == []
+    with pytest.raises(ValueError, match='no tools'): FunctionRegistry().prompt()
+
+def test_function_tool_calls_through_call_func():
+    from fncall.tools import FunctionTool
+    t = FunctionTool(divide)
+    assert t('1', b='4') == 0.25 and t.run('{"a": "3", "b": 4}') == 0.75
+    with pytest.raises(ZeroDivisionError): t(1, 0)
+    with pytest.raises(ValueError, match="a: expected number, got 'x'"): t('x', 1)
+    assert t.run({'a': 1, 'b': 0}).endswith(RESULTS[1] + '\n')
+    assert t.run({'a': 1, 'c': 2}) == "Error: invalid arguments for tool 'divide':\nc: unknown argument\nb: missing required argument\n(parameters: a, b)"
+
+def test_bare_lists_never_silently_run_nothing(reg):
+    with pytest.raises(ValueError, match="Can't read tool calls from a list holding"): reg.run([{'name': 'divide', 'arguments': {'a': 1, 'b': 2}}])
+    with pytest.raises(ValueError, match="Can't read tool calls from a list holding 'divide'"): reg.run(['divide', 'x'])
+    with pytest.raises(ValueError, match='mixes tool calls of anthropic and openai'):
+        reg.run([{'type': 'tool_use', 'id': 't', 'name': 'divide', 'input': {}}, {'id': 'c', 'type': 'function', 'function': {'name': 'divide', 'arguments': '{}'}}])
 
 def test_async_parallel(reg):
     "Two slow tools asked for in one turn run concurrently"
@@ -127,23 +239,28 @@ def test_async_parallel(reg):
     res = asyncio.run(reg.arun(ant))
     assert time.perf_counter() - t0 < 1.0 and [b['content'] for b in res[0]['content']] == ['0.4']*3
 
-def test_claudette_with_fncall_python():
-    "claudette (an Anthropic chat client of this ecosystem) using fncall's sandboxed python tool, over a mocked transport"
+def test_claudette_with_fncall_python(reg):
+    "claudette (an Anthropic chat client of this ecosystem) with a registry's tools, fncall's sandboxed python tool among them, over a mocked transport"
     import anthropic
     from anthropic import Anthropic
     from claudette import Chat, Client
     from fncall.python import Sandbox
     msg = lambda content, stop: {'id': 'msg', 'type': 'message', 'role': 'assistant', 'model': 'claude-sonnet-4-5', 'content': content,
                                  'stop_reason': stop, 'stop_sequence': None, 'usage': {'input_tokens': 1, 'output_tokens': 1}}
-    fake = Fake(msg([{'type': 'tool_use', 'id': 'toolu_1', 'name': 'python', 'input': {'code': 'import math\nmath.factorial(6)'}}], 'tool_use'),
-                msg([{'type': 'text', 'text': 'It is 720.'}], 'end_turn'))
+    fake = Fake(msg([{'type': 'tool_use', 'id': 'toolu_1', 'name': 'python', 'input': {'code': 'import math\nmath.factorial(6)'}},
+                     {'type': 'tool_use', 'id': 'toolu_2', 'name': 'get_weather', 'input': {'location': 'Paris'}}], 'tool_use'),
+                msg([{'type': 'text', 'text': 'It is 720, and sunny in Paris.'}], 'end_turn'))
     with Sandbox(timeout=10) as sb:
+        reg.add(sb.python)
         cli = Client('claude-sonnet-4-5', cli=Anthropic(api_key='sk-test', http_client=fake.client(anthropic)))
-        chat = Chat(cli=cli, tools=[sb.python])
-        out = list(chat.toolloop('What is 6 factorial?'))
-    assert out[-1].content[0].text == 'It is 720.'
+        chat = Chat(cli=cli, tools=list(reg.ns.values()))
+        out = list(chat.toolloop('What is 6 factorial, and the weather in Paris?'))
+        assert sb.python('math.factorial(3)') == '6'  # claudette's call ran in the sandbox, whose namespace persists
+    assert out[-1].content[0].text == 'It is 720, and sunny in Paris.'
     first, second = fake.requests
-    tool = first['tools'][0]
-    assert tool['name'] == 'python' and list(tool['input_schema']['properties']) == ['code']
-    res = second['messages'][-1]['content'][0]
-    assert res['type'] == 'tool_result' and res['tool_use_id'] == 'toolu_1' and '720' in str(res['content'])
+    tools = {t['name']: t for t in first['tools']}
+    assert list(tools) == ['get_weather', 'divide', 'python'] and list(tools['python']['input_schema']['properties']) == ['code']
+    assert tools['get_weather']['input_schema'] == reg.schemas()[0]['input_schema']
+    res = second['messages'][-1]['content']
+    assert [(r['type'], r['tool_use_id']) for r in res] == [('tool_result', 'toolu_1'), ('tool_result', 'toolu_2')]
+    assert '720' in str(res[0]['content']) and 'Paris: 25 celsius' in str(res[1]['content'])
