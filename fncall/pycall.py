@@ -16,7 +16,8 @@ from pydantic import BaseModel
 
 # %% ../nbs/05_pycall.ipynb #8d0d9f3b
 PYCALL_MAX_CHARS = 100_000 # longest text parse_function_call(s) accept
-PYCALL_MAX_DEPTH = 100 # deepest nesting of lists and dicts in one argument
+PYCALL_MAX_DEPTH = 100 # most lists and dicts nested in each other in one argument
+_MAX_INT = 10**4300 # integers must be smaller than this: at most 4,300 digits, as Python allows for decimal literals
 
 # %% ../nbs/05_pycall.ipynb #2027963e
 _JSON_NAMES = {'true': True, 'false': False, 'null': None}
@@ -38,10 +39,13 @@ def _kind(node) -> str:
         return 'a non-finite number' if isinstance(v, float) else 'a constant'
     return _KINDS.get(type(node), f'an unsupported {type(node).__name__}')
 
+def _short(s:str, n:int=40) -> str:
+    "`s` shortened to `n` characters"
+    return s if len(s) <= n else s[:n-3] + '...'
+
 def _seg(src, node, n=40) -> str:
     "The source text of `node`, shortened to `n` characters"
-    s = ast.get_source_segment(src, node) or type(node).__name__
-    return s if len(s) <= n else s[:n-3] + '...'
+    return _short(ast.get_source_segment(src, node) or type(node).__name__, n)
 
 def _bad(src, node, where) -> ValueError:
     "The error for a non-literal `node` found in argument `where`"
@@ -56,13 +60,15 @@ def _unpair(s:str) -> str:
     return s.encode('utf-16-le', 'surrogatepass').decode('utf-16-le', 'surrogatepass') if _surrogate_re.search(s) else s
 
 def _lit(node, src:str, ctx, where:str, depth:int=0):
-    "The value of literal `node`; bare names come from `ctx`"
-    if depth > PYCALL_MAX_DEPTH:
-        raise ValueError(f"Invalid function call syntax: {where.split('[')[0]} is nested deeper than PYCALL_MAX_DEPTH={PYCALL_MAX_DEPTH}")
+    "The value of literal `node`, which sits inside `depth` lists and dicts; bare names come from `ctx`"
     t = type(node)
+    if t in (ast.List, ast.Tuple, ast.Dict) and depth >= PYCALL_MAX_DEPTH:
+        raise ValueError(f"Invalid function call syntax: {where.split('[')[0]} nests more than PYCALL_MAX_DEPTH={PYCALL_MAX_DEPTH} lists and dicts")
     if t is ast.Constant:
         v = node.value
         if type(v) is str: return _unpair(v)
+        if type(v) is int and v >= _MAX_INT:
+            raise ValueError(f"Invalid function call syntax: the integer `{_seg(src, node)}` in {where} has more than 4,300 digits")
         if v is None or type(v) in (bool, int) or (type(v) is float and math.isfinite(v)): return v
     elif t in (ast.List, ast.Tuple):
         return [_lit(e, src, ctx, f'{where}[{i}]', depth+1) for i, e in enumerate(node.elts)]
@@ -103,6 +109,7 @@ def _name(src:str, func) -> str:
 
 def _call(node:ast.Call, src:str, ctx) -> dict:
     "`{'tool', 'arguments'}` for a call node: positional arguments as `_pos_N`, then keywords"
+    if not (ctx is None or isinstance(ctx, Mapping)): raise TypeError(f"context must map names to values, got {type(ctx).__name__}")
     args = {}
     for i, a in enumerate(node.args):
         if type(a) is ast.Starred:
@@ -116,27 +123,37 @@ def _call(node:ast.Call, src:str, ctx) -> dict:
     return {'tool': _name(src, node.func), 'arguments': args}
 
 # %% ../nbs/05_pycall.ipynb #7f6c70fc
-_fence_re = re.compile(r'^```[\w-]*[ \t]*\n(.*?)\n?[ \t]*```$', re.S)
+_open_re = re.compile(r'```[\w-]*[ \t]*\n\s*') # a fence's opening line
+_rclose_re = re.compile(r'```\s*') # a closing fence, in reversed text
 _callish_re = re.compile(r'\[?\s*[^\W\d][\w.]*\s*\(')
 
-def _clean(text:str) -> str:
-    "`text` without surrounding whitespace, code fence and trailing `;`"
+def _checked(text:str) -> str:
+    "`text`, if it is a str of at most PYCALL_MAX_CHARS characters"
     if not isinstance(text, str): raise TypeError(f"Expected the call as a str, got {type(text).__name__}")
     if len(text) > PYCALL_MAX_CHARS:
         raise ValueError(f"Invalid function call syntax: text of {len(text):,} characters is longer than PYCALL_MAX_CHARS={PYCALL_MAX_CHARS:,}")
-    text = text.strip()
-    if m := _fence_re.match(text): text = m.group(1).strip()
-    return text.rstrip(';').rstrip()
+    return text
 
-def _parse(src:str, lenient:bool=False) -> ast.Module|None:
-    "AST of `src`; on a syntax error None if `lenient`, else a SyntaxError only for text that starts like a call"
+def _unfence(s:str) -> str:
+    "`s` without the code fences around it, however many are nested"
+    opens, closes, r = [0], [0], s[::-1]
+    while m := _open_re.match(s, opens[-1]): opens.append(m.end())
+    while m := _rclose_re.match(r, closes[-1]): closes.append(m.end())
+    k = min(len(opens), len(closes)) - 1
+    return s[opens[k]:len(s)-closes[k]].strip() if k else s
+
+def _clean(text:str) -> str:
+    "`text` without surrounding whitespace, byte order mark, code fences and trailing `;`"
+    return _unfence(_checked(text).strip().lstrip('\ufeff').strip()).rstrip(';').rstrip()
+
+def _parse(src:str) -> ast.Module:
+    "AST of `src`; on a syntax error a SyntaxError only for text that starts like a call"
     try: return ast.parse(src, '<call>')
     except (RecursionError, MemoryError):
         raise ValueError("Invalid function call syntax: nested too deeply for the parser") from None
     except SyntaxError as e:
         if 'too many nested' in e.msg or 'Exceeds the limit' in e.msg:
             raise ValueError(f"Invalid function call syntax: {e.msg}") from None
-        if lenient: return None
         if not _callish_re.match(src): raise ValueError("Not a function call") from None
         if 'never closed' in e.msg or 'unexpected EOF' in e.msg: raise SyntaxError("unexpected EOF while parsing") from None
         raise
@@ -157,15 +174,19 @@ def parse_function_call(call_str:str, # one call as Python code, e.g. 'search(qu
     return _call(node, src, context)
 
 # %% ../nbs/05_pycall.ipynb #4cd441e4
+_pos_re = re.compile(r'_pos_(0|[1-9][0-9]{0,8})')
+
 def map_positional_args(arguments:dict, # parse_function_call's arguments: `_pos_N` keys and keywords
                         param_names:list[str], # the tool's parameter names, in signature order
-                       ) -> dict: # arguments with every `_pos_N` renamed
-    "Name positional arguments (`_pos_0`, `_pos_1`, ...) after `param_names`, in order; keywords stay as they are"
-    npos = sum(1 for k in arguments if k.startswith('_pos_'))
-    if npos > len(param_names): raise ValueError(f"Too many positional arguments (expected {len(param_names)}): got {npos}")
-    res, i = {}, 0
+                       ) -> dict: # arguments with `_pos_N` renamed to `param_names[N]`, first, then the keywords
+    "Name positional arguments (`_pos_0`, `_pos_1`, ...) after `param_names`, by their numbers; keywords stay as they are"
+    pos = {int(m[1]): v for k, v in arguments.items() if (m := _pos_re.fullmatch(k))}
+    if len(pos) > len(param_names): raise ValueError(f"Too many positional arguments (expected {len(param_names)})")
+    if missing := [f'_pos_{i}' for i in range(len(pos)) if i not in pos]:
+        raise ValueError(f"Positional arguments must be numbered from _pos_0 without gaps; {', '.join(missing)} missing")
+    res = {param_names[i]: pos[i] for i in range(len(pos))}
     for k, v in arguments.items():
-        if k.startswith('_pos_'): k, i = param_names[i], i+1
+        if _pos_re.fullmatch(k): continue
         if k in res: raise ValueError(f"Got multiple values for argument {k!r}: positionally and as a keyword")
         res[k] = v
     return res
@@ -238,8 +259,55 @@ def nest_arguments_by_schema(arguments:dict, # flat arguments, e.g. from map_pos
     return _nest(arguments, _fields([schema_cls]), (schema_cls,))
 
 # %% ../nbs/05_pycall.ipynb #feadb1e8
-_fences_re = re.compile(r'```[\w-]*[ \t]*\n(.*?)```', re.S)
-_special_re = re.compile(r'<\|[\w-]+\|>')
+_NAME = r'[^\W\d]\w*(?:\.[^\W\d]\w*)*'
+_START = rf'(?<![\w.])(?:[\[(]\s*)?(?<!\bdef )(?<!\bclass )(?P<name>{_NAME})\(' # `name(`, or `[name(` / `(name(` opening a list of calls; not `def name(`
+_start_re = re.compile(_START)
+_tok_re = re.compile(rf'{_START}|[()\[\]{{}}#]|\'\'\'|"""|[\'"]')
+_body_res = {q: re.compile(rf'(?:[^{q}\\\n\r]|\\[\s\S])*') for q in '\'"'} | \
+            {q*3: re.compile(rf'(?:[^{q}\\]|\\[\s\S]|{q}(?!{q}{q}))*') for q in '\'"'} # a string's body, up to its end or where it breaks
+_CLOSE = {'(': ')', '[': ']', '{': '}'}
+
+def _scan(text:str) -> list:
+    "(start, end, problem) of each outermost call-shaped span in `text`, in order; problem is None when its brackets close"
+    out, stack, dead, i = [], [], {}, 0 # stack: [closer, start, is a call candidate, closed candidates inside]
+    def fail(why, at):
+        "Give up the open span; the calls that closed inside it count on their own"
+        out.append((stack[0][1], at, why))
+        out.extend((a, b, None) for e in stack for a, b in e[3])
+        stack.clear()
+    while m := (_tok_re if stack else _start_re).search(text, i):
+        s, i = m[0], m.end()
+        if m['name']:
+            if m.start() < m.start('name'): stack.append([_CLOSE[s[0]], m.start(), True, []])
+            stack.append([')', m.start('name'), True, []])
+        elif s in _CLOSE: stack.append([_CLOSE[s], m.start(), False, []])
+        elif s in ')]}':
+            if s != stack[-1][0]: fail(f'has `{s}` where `{stack[-1][0]}` was expected', i); continue
+            _, a, cand, inner = stack.pop()
+            if stack: stack[-1][3].extend([(a, i)] if cand else inner)
+            else: out.append((a, i, None))
+        elif s == '#': i = j if (j := text.find('\n', i)) >= 0 else len(text)
+        else: # a quote: skip the string, or give up at its broken end (remembered, so a later quote is not rescanned)
+            e = dead[s] if dead.get(s, -1) >= i else _body_res[s].match(text, i).end()
+            if text.startswith(s, e): i = e + len(s)
+            else: dead[s], i = e, m.start() + 1; fail('has a string that is never closed', e)
+    if stack: fail('is never closed', len(text))
+    return out
+
+# %% ../nbs/05_pycall.ipynb #c680628a
+_special_re = re.compile(r'<\|[\w-]{1,40}\|>') # Llama's special tokens, like <|python_tag|>
+_special_end_re = re.compile(r'<\|[\w-]{1,40}\|>\Z')
+_hspace_re = re.compile(r'[ \t]*')
+
+def _starts_alone(text:str, a:int) -> bool:
+    "Whether only spaces stand between position `a` and the start of its line, a `;` or a special token"
+    while a and text[a-1] in ' \t': a -= 1
+    return a == 0 or text[a-1] in '\r\n;' or bool(_special_end_re.search(text, max(0, a-44), a))
+
+def _alone(text:str, a:int, b:int) -> bool:
+    "Whether span `text[a:b]` is a statement of its own: on its own line, or between `;`s or special tokens"
+    j = _hspace_re.match(text, b).end()
+    return _starts_alone(text, a) and (j == len(text) or text[j] in '\r\n;' or bool(_special_re.match(text, j)))
 
 def _unprint(node):
     "The call inside `print(call)`, as Gemma writes in tool_code blocks"
@@ -247,32 +315,26 @@ def _unprint(node):
        and type(node.args[0]) is ast.Call: return node.args[0]
     return node
 
-def _stmt_calls(st) -> list:
-    "Call nodes of a statement that is a call or a list of calls"
-    v = st.value if type(st) is ast.Expr else st
-    if type(v) is ast.Call: return [_unprint(v)]
-    if type(v) in (ast.List, ast.Tuple) and v.elts and all(type(e) is ast.Call for e in v.elts): return [_unprint(e) for e in v.elts]
-    if not any(type(n) is ast.Call for n in ast.walk(st)): return []
-    raise ValueError(f"Not a function call: line {st.lineno} holds {_kind(v)}, expected a call or a list of calls")
+def _span_calls(src:str, ctx) -> list:
+    "The calls in span `src`: a call, `print(call)`, or a list or tuple of calls; anything else is a ValueError"
+    try: node = ast.parse(src, '<call>', 'eval').body
+    except SyntaxError as e: raise ValueError(f"Invalid function call syntax: {e.msg} in `{_short(src)}`") from None
+    except (RecursionError, MemoryError): raise ValueError("Invalid function call syntax: nested too deeply for the parser") from None
+    nodes = node.elts if type(node) in (ast.List, ast.Tuple) else [node]
+    if bad := next((n for n in nodes if type(n) is not ast.Call), None):
+        raise ValueError(f"Not a function call: found {_kind(bad)} `{_seg(src, bad)}` in `{_short(src)}`; expected a call or a list of calls")
+    return [_call(_unprint(n), src, ctx) for n in nodes]
 
-def _block_calls(src:str, ctx, tree=None) -> list:
-    "Every call in a block of code (already parsed as `tree` if given)"
-    return [_call(n, src, ctx) for st in (tree or _parse(src)).body for n in _stmt_calls(st)]
-
-def _line_calls(text:str, ctx) -> list:
-    "Calls on the lines of `text` that are a call or a list of calls (prose lines are skipped)"
-    lines = (l.strip().rstrip(';').rstrip() for l in text.splitlines())
-    return [c for l in lines if _callish_re.match(l) and l[-1] in ')]' for c in _block_calls(l, ctx)]
-
-# %% ../nbs/05_pycall.ipynb #c680628a
 def parse_function_calls(text:str, # model output holding zero or more Python-style calls
                          context:Mapping|None=None, # values for the bare names calls may use as arguments
                         ) -> list[dict]: # one parse_function_call-shaped {'tool', 'arguments'} per call, in order
-    "Every Python-style call in `text`: a pythonic list, one per line, after `<|python_tag|>`, or in code fences"
-    _clean(text)
-    res = []
-    for b in _fences_re.findall(text) or [text]:
-        b = _special_re.sub('\n', b).strip()
-        tree = _parse(b, lenient=True)
-        res += _block_calls(b, context, tree) if tree else _line_calls(b, context)
+    "Every Python-style call in `text`: a pythonic list, one per line, after `<|python_tag|>`, in code fences or in prose"
+    text, res = _checked(text).lstrip('\ufeff'), []
+    for a, b, why in _scan(text):
+        if why:
+            if _starts_alone(text, a): raise ValueError(f"Invalid function call syntax: `{_short(text[a:b])}` {why}")
+            continue
+        try: res += _span_calls(text[a:b], context)
+        except ValueError:
+            if _alone(text, a, b): raise
     return res

@@ -1,8 +1,8 @@
-"Round trips and fuzzing for fncall.pycall: JSON-like arguments survive a trip through Python call text, and random text only ever raises ValueError or SyntaxError."
-import json, keyword, random, string
+"Round trips and fuzzing for fncall.pycall: JSON-like arguments survive a trip through Python call text (also with prose around it), and random text only ever raises ValueError (or SyntaxError from parse_function_call)."
+import json, keyword, random, string, time
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from fncall.pycall import parse_function_call, parse_function_calls, map_positional_args, PYCALL_MAX_CHARS
+from fncall.pycall import parse_function_call, parse_function_calls, map_positional_args, PYCALL_MAX_CHARS, _start_re
 
 # the parser warns about escapes like "\A" in fuzzed strings; that is Python talking, not a failure
 pytestmark = pytest.mark.filterwarnings('ignore::DeprecationWarning', 'ignore::SyntaxWarning')
@@ -49,6 +49,17 @@ def test_round_trip_many(cs, fmt):
     else: text = fmt.format('\n'.join(texts))
     assert parse_function_calls(text) == [expected(*c) for c in cs]
 
+prose = st.text(alphabet=" .,!?'\"()[]{}:;-#`\nabcxyz", max_size=60).filter(
+    lambda p: not _start_re.search(p) and not p.rstrip().endswith(('[', '(')))
+
+@fast
+@given(prose, st.lists(calls, min_size=1, max_size=3), st.sampled_from(['[{}]', '{}', '```python\n{}\n```']), prose)
+def test_round_trip_in_prose(before, cs, fmt, after):
+    "Calls on their own lines come back whatever prose (apostrophes, stray brackets, quotes) surrounds them"
+    texts = [render(*c) for c in cs]
+    body = '[' + ',\n '.join(texts) + ']' if fmt == '[{}]' else fmt.format('\n'.join(texts))
+    assert parse_function_calls(f'{before}\n{body}\n{after}') == [expected(*c) for c in cs]
+
 @fast
 @given(calls, st.lists(idents, min_size=3, max_size=3, unique=True))
 def test_map_round_trip(call, names):
@@ -66,13 +77,11 @@ def test_context_names(call, ctx):
     text = f"{name}({', '.join(ctx)})"
     assert parse_function_call(text, context=ctx)['arguments'] == {f'_pos_{i}': v for i, v in enumerate(ctx.values())}
 
-OK = (ValueError, SyntaxError)
-
 def check(text):
-    "Parsing `text` either works or raises ValueError/SyntaxError"
-    for f in (parse_function_call, parse_function_calls):
-        try: f(text)
-        except OK: pass
+    "parse_function_call on `text` works or raises ValueError/SyntaxError, parse_function_calls works or raises ValueError; results are JSON"
+    for f, ok in ((parse_function_call, (ValueError, SyntaxError)), (parse_function_calls, ValueError)):
+        try: json.dumps(f(text))
+        except ok: pass
 
 @fast
 @given(st.text(max_size=200))
@@ -81,6 +90,15 @@ def test_fuzz_text(text): check(text)
 @fast
 @given(st.text(alphabet='()[]{},=:;.\'"`*-+ \nabcfxy_019eTjn<|>', max_size=120))
 def test_fuzz_code_like(text): check(text)
+
+tokens = ['f(', 'g(x=', ')', ']', '[', "'", '"', "'" * 3, '"' * 3, '\\', '#', '\n', ' ', 'a', '1', ',', '<|python_tag|>', 'print(',
+          'x.y(', ';', 'def ', '0x', 'true', '{"k": ', "It's "]
+
+@fast
+@given(st.lists(st.sampled_from(tokens), max_size=40).map(''.join))
+def test_fuzz_tokens(text):
+    "Random sequences of the pieces calls, strings, comments and prose are made of"
+    check(text)
 
 def test_fuzz_mutations():
     "Mutated valid calls (cut, characters inserted, deleted, swapped) never raise anything else"
@@ -103,7 +121,8 @@ def test_fuzz_mutations():
     'f(' + '[' * 100_000, 'f(' + '[' * 30_000 + ']' * 30_000 + ')', 'f(' + '{"a":' * 20_000 + '1' + '}' * 20_000 + ')',
     'f(' + '-' * 90_000 + '1)', 'f(' + '+-~' * 30_000 + '1)', 'f(' + 'not ' * 24_000 + '1)', 'f(' + 'a.' * 45_000 + 'b)',
     'f(x=' + '9' * 90_000 + ')', 'f(x=10**10**10**10)', 'f(x="' + 'a' * PYCALL_MAX_CHARS + '")', 'f(1)\n' * 30_000,
-    'f(' + 'lambda: ' * 20_000 + '1)', 'f(x=' + '(' * 150 + '1' + ',)' * 150 + ')', 'f(' + 'f(' * 10_000 + ')' * 10_000 + ')'])
+    'f(' + 'lambda: ' * 20_000 + '1)', 'f(x=' + '(' * 150 + '1' + ',)' * 150 + ')', 'f(' + 'f(' * 10_000 + ')' * 10_000 + ')',
+    'f(x=0x' + 'f' * 99_990 + ')', 'f(x=0o' + '7' * 99_990 + ')', 'f(x=' + '[' * 101 + ']' * 101 + ')'])
 def test_caps(text):
     "Deep nesting, huge literals and long input are a ValueError, never RecursionError, MemoryError or a hang"
     for f in (parse_function_call, parse_function_calls):
@@ -112,3 +131,19 @@ def test_caps(text):
 def test_many_calls_within_cap():
     "Many short calls in one text are all found"
     assert len(parse_function_calls('f(1)\n' * 10_000)) == 10_000
+
+@pytest.mark.parametrize('text', [
+    "f('" * 30_000, 'f("' * 30_000, "(f(' " * 20_000, "[f(" + "'" * 3 * 15_000, 'x f(""" ' * 12_000, "x f(\\'" * 16_000, "x f(\\'''" * 11_000,
+    'f(' * 45_000, '[f(' * 30_000, "It's f(x) and g(y), isn't it? " * 3000, 'f(1),' * 20_000, "f(#'\n" * 20_000,
+    'a.' * 45_000 + 'b(', '[ ' * 45_000 + 'f(', "f(') " * 20_000 + "'" * 10_000])
+def test_scan_linear(text):
+    "Text built to make a call finder rescan (unclosed strings and brackets, many candidates) is read in one pass"
+    t = time.perf_counter()
+    check(text)
+    assert time.perf_counter() - t < 3  # generous: these take well under a second each; a quadratic rescan takes minutes
+
+def test_json_safe_ints():
+    "Integers in any base are capped as decimal ones are, so every result can be written as JSON"
+    for lit in ['0x' + 'f' * 3600, '0b' + '1' * 14_285, '0o' + '7' * 4800]:
+        with pytest.raises(ValueError, match='more than 4,300 digits'): parse_function_call(f'f(x={lit})')
+    assert json.dumps(parse_function_call('f(x=0x' + 'f' * 3500 + ')'))
