@@ -41,7 +41,7 @@ def mcp_server(
     async def list_tools(ctx, params): return types.ListToolsResult(tools=tools)
     async def call_tool(ctx, params):
         try: res, err = await call_func_async(params.name, params.arguments or {}, ns), False
-        except Exception as e: res, err = _model_err(params.name, e), True
+        except (Exception, SystemExit) as e: res, err = _model_err(params.name, e), True  # a tool's sys.exit must not stop the server
         return types.CallToolResult(content=[types.TextContent(type='text', text=_text(res))], isError=err)
     return Server(name, on_list_tools=list_tools, on_call_tool=call_tool)
 

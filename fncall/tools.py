@@ -21,7 +21,7 @@ from .parse import ToolCallParser
 async def _outcome(nm, f, args, timeout=None):
     "(result, is_error) of calling tool `nm`, function `f`, with a model's `args`"
     try: return await asyncio.wait_for(call_func_async(f, args), timeout), False
-    except Exception as e: return _model_err(nm, e, timeout), True
+    except (Exception, SystemExit) as e: return _model_err(nm, e, timeout), True  # a tool's sys.exit is its error, not the host's
 
 def _sync(coro):
     "Result of `coro`, run on a new event loop (in a worker thread if this one already has a loop running)"

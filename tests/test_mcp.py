@@ -25,7 +25,7 @@ def text(res): return '\n'.join(c.text for c in res.content)
 def test_list_and_call():
     async def body(s):
         tools = {t.name: t for t in (await s.list_tools()).tools}
-        assert set(tools) == {'add', 'norm', 'boom', 'greet', 'python'}
+        assert set(tools) == {'add', 'norm', 'boom', 'leave', 'greet', 'python'}
         assert tools['add'].input_schema == get_schema(mcp_demo.add, pname='inputSchema')['inputSchema']
         assert tools['norm'].input_schema['$defs']['Point']['properties']['x']['description'] == 'Horizontal'
         assert 'code' in tools['python'].input_schema['properties'] and list(tools['python'].input_schema['properties']) == ['code']
@@ -48,8 +48,12 @@ def test_errors():
         assert r.is_error and "a: expected integer, got 'x'" in text(r)
         r = await s.call_tool('nope', {})
         assert r.is_error and "not in the namespace" in text(r)
+        r = await s.call_tool('leave', {'code': 3})
+        assert r.is_error and text(r).endswith('SystemExit: 3\n'), text(r)
+        r = await s.call_tool('add', {'a': 1})  # the server lives on
+        assert text(r) == '2'
         return True
-    assert run('mcp_demo:add', 'mcp_demo:boom', '--no-python', body=body)
+    assert run('mcp_demo:add', 'mcp_demo:boom', 'mcp_demo:leave', '--no-python', body=body)
 
 def test_in_process_python():
     async def body(s):
@@ -64,7 +68,7 @@ def test_mcp_tools_round_trip(mode):
     async def body(s):
         listed = (await s.list_tools()).tools
         fs = {f.__name__: f for f in await mcp_tools(s)}
-        assert set(fs) == {'add', 'norm', 'boom', 'greet', 'python'}
+        assert set(fs) == {'add', 'norm', 'boom', 'leave', 'greet', 'python'}
         for t in listed: assert get_schema(fs[t.name], pname='inputSchema')['inputSchema'] == t.input_schema, t.name
         assert await fs['add'](40, b=2) == '42'
         assert await fs['greet']('Ann', times=2) == 'Hello Ann! Hello Ann!'  # a remote parameter called `name`

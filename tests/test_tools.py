@@ -174,6 +174,14 @@ def test_task_agent():
     bad = a.reg.run(_tool_use(('complete', {'task_id': 'two'})))[0]['content'][0]
     assert bad['is_error'] and "task_id: expected integer, got 'two'" in bad['content']
 
+def test_tool_exit_is_an_error_result():
+    "A tool calling sys.exit gives an error result; the registry (and the program running it) carries on"
+    reg = FunctionRegistry()
+    @reg.function("Leave")
+    def leave(code:int): import sys; sys.exit(code)
+    res = reg.run(_tool_use(('leave', {'code': 3})))[0]['content'][0]
+    assert res['is_error'] and res['content'].endswith('SystemExit: 3\n'), res
+
 def test_class_level_method_is_refused():
     "A method decorated in the class body has no instance to be called on: registering it says what to do instead"
     with pytest.raises(TypeError, match=r"A.addn is a method with no instance.*reg.add\(self.addn\)"):
