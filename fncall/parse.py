@@ -51,7 +51,6 @@ _PY_ENDS = {'llama': ['<|eom_id|>', '<|eot_id|>', '<|python_tag|>', '<tool_call>
 _FN = r'<function=(?P<fn>[^>\n]{1,64})>'
 _term_re = re.compile('|'.join(map(re.escape, _TERMS)))
 _py_end_re = {k: re.compile('|'.join(map(re.escape, v))) for k,v in _PY_ENDS.items()}
-_code_re = re.compile(r'''[{}\[\]"'<`]''')
 _ws_re = re.compile(r'\s*')
 _jsonish = re.compile(r'''\{\s{0,256}["'}]|\[\s{0,256}(?:[\[{"'\]]|[A-Za-z_][\w.]{0,64}\s{0,16}\()''')
 _plain_re = re.compile(r'''\{[^{}\[\]"'<`]{0,256}\}|\[[^{}\[\]"'<`]{0,256}\]''')
@@ -138,7 +137,8 @@ class _Scanner:
     def __init__(self, marker='TOOL_CALL', cap=8000, max_depth=100, emit=None, hook=None):
         self.cap,self.max_depth,self.emit,self.hook = cap,max_depth,emit,hook
         mk = re.escape(marker) + (r'(?!\w)' if marker[-1:].isalnum() or marker[-1:]=='_' else '')
-        self.marker = marker
+        self.marker,self.mk_re = marker,re.compile(mk)
+        self.code_re = re.compile(r'''[{}\[\]"'<`]''' + ('' if marker[0] in '{}[]"\'' else '|' + re.escape(marker[0])))
         self.prose_re = re.compile('(?P<tag>' + '|'.join(map(re.escape, _TAGS)) + f'|{_FN})|(?P<mk>{mk})|(?P<open>[{{\\[])')
         self.hold_re = re.compile(r'[<\[`]|' + re.escape(marker[0]))
         self.mode,self.region,self.expect,self.payloads = 'prose','bare',None,0
@@ -320,7 +320,7 @@ class _Scanner:
 
     def _code(self, text, p):
         while True:
-            m = _code_re.search(text, p)
+            m = self.code_re.search(text, p)
             if m is None: return len(text)
             i,c = m.start(),m.group()
             if c == '"':
@@ -335,9 +335,10 @@ class _Scanner:
             elif c == "'":
                 if self._sig_before(text, i) in '{[,:=(': self.mode,self.bs = 'sq',0; return i+1
                 p = i+1
-            else:  # '<' or '`': a tag or fence that ends an unclosed span
-                if _term_re.match(text, i): self._end_span(i, text); return i
-                if len(text)-i < 16 and any(s.startswith(text[i:]) for s in _TERMS) and self._hold(i): return i
+            else:  # '<', '`' or the marker's first character: a tag, fence or marker ends an unclosed span
+                t = text[i:]
+                if len(t) <= 64 and (any(s.startswith(t) for s in _TERMS) or self.marker.startswith(t)) and self._hold(i): return i
+                if _term_re.match(text, i) or self.mk_re.match(text, i): self._end_span(i, text); return i
                 p = i+1
 
     def _sig_before(self, text, i):
@@ -474,7 +475,7 @@ _pythonic = re.compile(r'\[\s*[A-Za-z_][\w.]*\s*\(')
 
 class _Ctx:
     "What interpreting one text needs: the known tools ({name: parameter names or None}; None: any tool) and json-repair's budget"
-    def __init__(self, tools=None, repair_max=4000, repair_left=16_000):
+    def __init__(self, tools, repair_max, repair_left):
         self.tools,self.repair_max,self.repair_left = tools,repair_max,repair_left
 
 
@@ -623,7 +624,9 @@ def _tools(tools):
 
 
 # %% ../nbs/06_parse.ipynb #b269d2f1
-def _is_py(it): return it.kind == 'py' or (it.kind == 'json' and _pythonic.match(it.text) is not None)
+def _is_py(it):
+    "Whether scanned item `it` holds Python-style calls rather than JSON"
+    return it.kind == 'py' or (it.kind == 'json' and _pythonic.match(it.text) is not None)
 
 
 # %% ../nbs/06_parse.ipynb #6cab8d54
