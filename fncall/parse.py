@@ -336,7 +336,7 @@ class _Scanner:
                 if self._sig_before(text, i) in '{[,:=(': self.mode,self.bs = 'sq',0; return i+1
                 p = i+1
             else:  # '<', '`' or the marker's first character: a tag, fence or marker ends an unclosed span
-                t = text[i:]
+                t = text[i:i+65]
                 if len(t) <= 64 and (any(s.startswith(t) for s in _TERMS) or self.marker.startswith(t)) and self._hold(i): return i
                 if _term_re.match(text, i) or self.mk_re.match(text, i): self._end_span(i, text); return i
                 p = i+1
@@ -509,8 +509,9 @@ def _load(s:str, ctx:_Ctx, repair:bool=True):
         why = f'not valid JSON ({e})'
     if not repair: return None, why
     if len(s) > ctx.repair_max: return None, f'{why}, and too large to repair: {len(s)} chars; max_repair_chars is {ctx.repair_max}'
-    if len(s) > ctx.repair_left: return None, f'{why}, and too large to repair: {ctx.repair_left} chars of repair_budget are left'
-    ctx.repair_left -= len(s)
+    cost = max(len(s), 64)  # a repair has a fixed cost too
+    if cost > ctx.repair_left: return None, f'{why}, and too large to repair: {ctx.repair_left} chars of repair_budget are left'
+    ctx.repair_left -= cost
     try: v = json_repair.loads(s)
     except Exception as e: return None, f'could not repair the JSON ({type(e).__name__})'
     if why := _suspect(s, v): return None, why
