@@ -67,6 +67,10 @@ ADVERSARIAL = {
     'deep valid nesting': lambda n: 'TOOL_CALL {"tool_name": "x", "parameters": {"a": ' + '[' * (n // 2) + ']' * (n // 2) + '}}',
     '{" repeated': lambda n: '{"' * (n // 2),
     'backslashes in a string': lambda n: '{"a": "' + '\\' * n,
+    '{"a": "\\ (bad escape)': lambda n: '{"a": "\\' * (n // 8),
+    'paths with bad escapes': lambda n: 'Path {"p": "C:\\data\\x"} ok\n' * (n // 27),
+    'broken JSON, 2k calls': lambda n: ('TOOL_CALL {"tool_name": "f", "parameters": {' + 'a: b, ' * 330 + '}}\n') * (n // 2025),
+    'prose braces {x} [y]': lambda n: '{x} [y] ' * (n // 8),
 }
 
 def scaling():

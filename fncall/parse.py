@@ -8,10 +8,12 @@ Docs: https://fncall.github.io/fncall/parse.html.md"""
 __all__ = ['ToolCall', 'CallError', 'ParseResult', 'ToolCallParser', 'StreamEvent', 'StreamParser']
 
 # %% ../nbs/06_parse.ipynb #5a5194af
-import json, re
+import ast, inspect, json, math, re
 from dataclasses import dataclass, field
 import json_repair
 from json.decoder import scanstring as _scanstring
+from .pycall import parse_function_calls, map_positional_args
+
 
 # %% ../nbs/06_parse.ipynb #46e4b259
 @dataclass
@@ -43,14 +45,18 @@ class ParseResult:
 # ---------------------------------------------------------------- scanner
 
 # %% ../nbs/06_parse.ipynb #c22fc2c4
-_TAGS = ['<tool_call>', '</tool_call>', '[TOOL_CALLS]', '<|python_tag|>', '<|eom_id|>', '<|eot_id|>', '<function_calls>']
+_TAGS = ['<tool_call>', '</tool_call>', '[TOOL_CALLS]', '<|python_tag|>', '<|eom_id|>', '<|eot_id|>', '<function_calls>', '```tool_code']
 _TERMS = ['<tool_call>', '</tool_call>', '<|python_tag|>', '<|eom_id|>', '<|eot_id|>', '```']
+_PY_ENDS = {'llama': ['<|eom_id|>', '<|eot_id|>', '<|python_tag|>', '<tool_call>', '</tool_call>'], 'tool_code': ['```']}
 _FN = r'<function=(?P<fn>[^>\n]{1,64})>'
 _term_re = re.compile('|'.join(map(re.escape, _TERMS)))
-_code_re = re.compile(r'''[{}\[\]"'<`]''')
+_py_end_re = {k: re.compile('|'.join(map(re.escape, v))) for k,v in _PY_ENDS.items()}
 _ws_re = re.compile(r'\s*')
 _jsonish = re.compile(r'''\{\s{0,256}["'}]|\[\s{0,256}(?:[\[{"'\]]|[A-Za-z_][\w.]{0,64}\s{0,16}\()''')
-_jsonish_part = re.compile(r'(?:\{\s{0,256}|\[\s{0,256}(?:[A-Za-z_][\w.]{0,64}\s{0,16})?)')
+_plain_re = re.compile(r'''\{[^{}\[\]"'<`]{0,256}\}|\[[^{}\[\]"'<`]{0,256}\]''')
+_plain_part = re.compile(r'''[{\[][^{}\[\]"'<`]{0,256}''')
+_cont_re = re.compile(r'''\s{0,64},\s{0,64}"(?:[^"\\\n]|\\.){0,200}"\s{0,64}:''')
+_cont_part = re.compile(r'''\s{0,64}(?:,\s{0,64}(?:"(?:[^"\\\n]|\\.){0,200}(?:\\|"\s{0,64})?)?)?''')
 _mistral = re.compile(r'\s{0,64}(?P<nm>[A-Za-z_][\w.\-]{0,64})\s{0,16}(?:\[ARGS\])?\s{0,16}(?=\{)')
 _mistral_part = re.compile(r'\s{0,64}(?:[A-Za-z_][\w.\-]{0,64}\s{0,16}(?:\[(?:A(?:R(?:G(?:S\]?)?)?)?)?)?\s{0,16})?')
 _xml_re = re.compile(r'<(?P<cl>/?)(?:\w+:)?(?P<tag>invoke|parameter|function_calls|function|tool_call)'
@@ -58,17 +64,17 @@ _xml_re = re.compile(r'<(?P<cl>/?)(?:\w+:)?(?P<tag>invoke|parameter|function_cal
 _xml_part = re.compile(r'''</?[\w:]{0,20}(?:\s+(?:n(?:a(?:m(?:e(?:\s*=\s*(?:["'][^"'\n>]{0,64}["']?\s*)?)?)?)?)?)?|=[^>\n]{0,64})?''')
 _fn_part = re.compile(r'<function=[^>\n]{0,64}')
 
+
 # %% ../nbs/06_parse.ipynb #38047915
 @dataclass(slots=True)
 class _Item:
-    kind:str # 'json', 'xml' or 'missing'
-    ctx:str # 'bare', 'marker', 'hermes', 'mistral', 'llama', 'xml'
+    kind:str # 'json', 'xml', 'py' (Python-style calls) or 'missing'
+    ctx:str # 'bare', 'marker', 'hermes', 'mistral', 'llama', 'tool_code', 'xml'
     start:int
     end:int=0
     text:str=''
     size:int=0
     deep:bool=False
-    closed:bool=True
     name:str|None=None
     params:dict|None=None
     value:dict|list|None=None # the JSON value, when the fast path decoded it
@@ -77,7 +83,15 @@ class _Item:
     idx:int|None=None # `StreamParser`: the call's index in the stream
 
 # %% ../nbs/06_parse.ipynb #b7899f75
-_dec = json.JSONDecoder(strict=False)
+class _NonFinite(ValueError): "A number JSON does not allow: NaN, Infinity, or too large for a float"
+
+def _constant(s): raise _NonFinite(f'{s} is not a JSON number')
+def _float(s):
+    f = float(s)
+    if math.isinf(f): raise _NonFinite(f'{s[:20]} is too large for a float')
+    return f
+
+_dec = json.JSONDecoder(strict=False, parse_constant=_constant, parse_float=_float)
 _jws = re.compile(r'[ \t\n\r]*')
 
 def _decode(s:str, i:int=0):
@@ -104,15 +118,29 @@ def _nested(v, limit:int):
         if isinstance(x, (dict, list)) and _nested(x, limit-1): return True
     return False
 
+def _dq_end(s:str, p:int):
+    "Index of the quote that closes the JSON string resuming at `s[p]`, or None if it runs past `s` or has a bad escape"
+    n = 256
+    while True:  # json's C scanner on growing slices: a failure costs its slice, not everything before `p`
+        t = s[p:p+n]
+        try: return p + _scanstring(t, 0, False)[1] - 1
+        except ValueError as e:
+            if p+n >= len(s) or (e.msg.startswith('Invalid') and e.pos < len(t)-6): return None
+        n *= 4
+
+
 # %% ../nbs/06_parse.ipynb #bb932e7a
+_SLACK = 1024 # the fast path's window restarts once a span starts this far into it
+
 class _Scanner:
     "Resumable linear scan of model text into tool-call items, fed in chunks"
     def __init__(self, marker='TOOL_CALL', cap=8000, max_depth=100, emit=None, hook=None):
         self.cap,self.max_depth,self.emit,self.hook = cap,max_depth,emit,hook
         mk = re.escape(marker) + (r'(?!\w)' if marker[-1:].isalnum() or marker[-1:]=='_' else '')
-        self.marker = marker
+        self.marker,self.mk_re = marker,re.compile(mk)
+        self.code_re = re.compile(r'''[{}\[\]"'<`]''' + ('' if marker[0] in '{}[]"\'' else '|' + re.escape(marker[0])))
         self.prose_re = re.compile('(?P<tag>' + '|'.join(map(re.escape, _TAGS)) + f'|{_FN})|(?P<mk>{mk})|(?P<open>[{{\\[])')
-        self.hold_re = re.compile(r'[<\[`]' + (f'|{re.escape(marker[0])}' if marker else ''))
+        self.hold_re = re.compile(r'[<\[`]|' + re.escape(marker[0]))
         self.mode,self.region,self.expect,self.payloads = 'prose','bare',None,0
         self.region_start = 0
         self.pend,self.base,self.last_sig,self.bs = '',0,'',0
@@ -134,7 +162,7 @@ class _Scanner:
 
     def close(self):
         self.feed('', final=True)
-        if self.mode in ('code','dq','sq','sqend'): self._end_span(len(self.pend), closed=False, text='')
+        if self.mode in ('code','dq','sq','sqend','py','after'): self._end_span(0, '')
         if self.mode == 'xml': self._xml_close_all(self.base)
         self._end_expect(self.base)
         self._end_region(self.base)
@@ -152,21 +180,23 @@ class _Scanner:
             if m: self.mistral_name = m['nm']; return m.end()
             if _mistral_part.fullmatch(text, p) and self._hold(p): return p
             self.mistral_name = ''
-        while True:
-            m = self.prose_re.search(text, p)
-            if m is None:
-                self._hold_tail(text, p)
-                return len(text)
-            i = p = m.start()
-            if m['mk'] is not None:
-                if m.end() == len(text) and self._hold(i): return i
-                self._end_expect(self.base+i)
-                self.expect,self.expect_start = 'marker',self.base+i
-                return m.end()
-            if m['tag'] is not None: return self._tag(text, m)
-            if _jsonish.match(text, i): return self._start_span(text, i)
-            if _jsonish_part.fullmatch(text, i) and self._hold(i): return i
-            p = i+1  # a brace in prose
+        m = self.prose_re.search(text, p)
+        if m is None:
+            self._hold_tail(text, p)
+            return len(text)
+        i = m.start()
+        if m['mk'] is not None:
+            if m.end() == len(text) and self._hold(i): return i
+            self._end_expect(self.base+i)
+            self.expect,self.expect_start = 'marker',self.base+i
+            return m.end()
+        if m['tag'] is not None: return self._tag(text, m)
+        t = text[i:i+80]
+        if len(t) < 80 and (any(s.startswith(t) for s in _TAGS) or self.marker.startswith(t)) and self._hold(i): return i  # `[TOOL_CALLS]` in the making
+        if self._ctx() == 'bare' and not _jsonish.match(text, i):  # `{x}`, `[1]`: prose that holds nothing
+            if m := _plain_re.match(text, i): return m.end()
+            if _plain_part.fullmatch(text, i) and self._hold(i): return i
+        return self._start_span(text, i)
 
     def _hold_tail(self, text, p):
         "Hold back a tail of `text` that may grow into a tag or the marker"
@@ -180,9 +210,10 @@ class _Scanner:
         self._end_expect(a)
         if tag in ('<tool_call>', '<|python_tag|>', '</tool_call>', '<|eom_id|>', '<|eot_id|>'): self._end_region(a)
         if tag == '<tool_call>': self._begin_region('hermes', a)
-        elif tag == '<|python_tag|>': self._begin_region('llama', a)
+        elif tag == '<|python_tag|>': self._begin_region('llama', a); self.mode = 'pytag'
         elif tag == '[TOOL_CALLS]': self.expect,self.expect_start,self.mistral_name = 'mistral',a,None
         elif tag == '<function_calls>': self._begin_xml('function_calls', a)
+        elif tag == '```tool_code': self._begin_py('tool_code', m.end())
         elif m['fn'] is not None:
             self._begin_xml('function', a)
             self._xml_call(m['fn'].strip(), a)
@@ -205,12 +236,35 @@ class _Scanner:
         self.payloads += 1
         self.expect = None
 
+    # --- Python-style calls: after <|python_tag|> (unless JSON follows), in a ```tool_code block
+    def _pytag(self, text, p):
+        k = _ws_re.match(text, p).end()
+        if k == len(text): return k
+        if text[k] in '{[<': self.mode = 'prose'
+        else: self._begin_py('llama', k)
+        return k
+
+    def _begin_py(self, ctx, i):
+        self.sp,self.pieces,self.sp_local,self.mode = _Item('py', ctx, self.base+i),[],i,'py'
+        self._payload()
+
+    def _py(self, text, p):
+        "Up to the tag or fence that ends the code"
+        ends = _PY_ENDS[self.sp.ctx]
+        m = _py_end_re[self.sp.ctx].search(text, p)
+        if m is None:
+            for k in range(max(p, len(text)-15), len(text)):
+                if any(e.startswith(text[k:]) for e in ends) and self._hold(k): return k
+            return len(text)
+        self._end_span(m.start(), text)
+        return m.end() if m.group() == '```' else m.start()
+
     # --- JSON spans
     def _start_span(self, text, i):
         self.sp = _Item('json', self._ctx(), self.base+i, name=self.mistral_name or None if self.expect=='mistral' else None)
         self._payload()
-        if self.hook is None and (j := self._fast(text, i)): return j
-        self.pieces,self.sp_local,self.stack,self.ncurly,self.nsquare = [],i,[],0,0
+        if self.hook is None and _jsonish.match(text, i) and (j := self._fast(text, i)): return j
+        self.pieces,self.sp_local,self.stack,self.ncurly,self.nsquare,self.top = [],i,[],0,0,text[i]
         self.mode = 'code'
         if self.hook: self.hook.span_start(self.sp)
         return self._open(text, i)
@@ -218,11 +272,12 @@ class _Scanner:
     def _fast(self, text, i):
         "End of the span at `i` if json's C decoder reads it whole within the caps (then emitted), else None"
         a,(w0,w) = self.base+i,self.win
-        if a+self.cap+1 > w0+len(w) and w0+len(w) < self.base+len(text): w0,w = self.win = a,text[i:i+2*self.cap+2]
+        if a-w0 > _SLACK or (a+self.cap+1 > w0+len(w) and w0+len(w) < self.base+len(text)):
+            w0,w = self.win = a,text[i:i+self.cap+_SLACK+2]
         j = a-w0
         try:
             v,e,spans = _decode(w, j)
-            if e-j > self.cap or _nested(v, self.max_depth): return None
+            if e-j > self.cap or _nested(v, self.max_depth) or _cont_re.match(text, i+e-j): return None
         except (ValueError, IndexError, RecursionError): return None
         sp,self.sp,self.mistral_name = self.sp,None,None
         sp.end,sp.size,sp.text,sp.value = a+e-j,e-j,w[j:e],v
@@ -248,12 +303,24 @@ class _Scanner:
             else: self.nsquare -= 1
             if o == want: break
         if self.hook and len(self.stack) <= 2: self.hook.depth(self.base+i+1, len(self.stack), c)
-        if not self.stack: self._end_span(i+1, closed=True, text=text)
+        if not self.stack: self.mode = 'after'
         return i+1
+
+    def _after(self, text, p):
+        "After a span's last closer (at `p`): `, \"key\":` next means that closer was stray and the object goes on"
+        if _cont_re.match(text, p):
+            self.stack.append(self.top)
+            if self.top == '{': self.ncurly += 1
+            else: self.nsquare += 1
+            self.mode = 'code'
+            return p
+        if _cont_part.fullmatch(text, p) and self._hold(p): return p
+        self._end_span(p, text)
+        return p
 
     def _code(self, text, p):
         while True:
-            m = _code_re.search(text, p)
+            m = self.code_re.search(text, p)
             if m is None: return len(text)
             i,c = m.start(),m.group()
             if c == '"':
@@ -268,9 +335,10 @@ class _Scanner:
             elif c == "'":
                 if self._sig_before(text, i) in '{[,:=(': self.mode,self.bs = 'sq',0; return i+1
                 p = i+1
-            else:  # '<' or '`': a tag or fence that ends an unclosed span
-                if _term_re.match(text, i): self._end_span(i, closed=False, text=text); return i
-                if len(text)-i < 16 and any(s.startswith(text[i:]) for s in _TERMS) and self._hold(i): return i
+            else:  # '<', '`' or the marker's first character: a tag, fence or marker ends an unclosed span
+                t = text[i:i+65]
+                if len(t) <= 64 and (any(s.startswith(t) for s in _TERMS) or self.marker.startswith(t)) and self._hold(i): return i
+                if _term_re.match(text, i) or self.mk_re.match(text, i): self._end_span(i, text); return i
                 p = i+1
 
     def _sig_before(self, text, i):
@@ -281,10 +349,8 @@ class _Scanner:
 
     def _quote(self, text, p, ch):
         "End of the string quoted by `ch` that resumes at `p`, or None when it runs past the text"
-        if ch == '"' and not self.bs:
-            try: return _scanstring(text, p, False)[1]-1  # json's C string scanner
-            except ValueError: pass  # unterminated, or a bad escape: walk it
-        while True:
+        if ch == '"' and not self.bs and (q := _dq_end(text, p)) is not None: return q
+        while True:  # a walk: a quote ends the string unless an odd number of backslashes precede it
             q = text.find(ch, p)
             e = len(text) if q < 0 else q
             k = e
@@ -310,14 +376,14 @@ class _Scanner:
         k = _ws_re.match(text, p).end()
         if k - p > 256: self.mode = 'sq'; return p
         if k == len(text):
-            if self._hold(p-1): self.mode = 'sq'; return p-1
+            if self._hold(p): return p
             self.mode = 'code'; return k
         self.mode = 'code' if text[k] in ',:}])' else 'sq'
         return p
 
     def _flush(self, text, stop):
         "Keep the text of an open span (up to the size cap) and the last significant character"
-        if self.mode in ('code','dq','sq','sqend') and stop > self.sp_local:
+        if self.mode in ('code','dq','sq','sqend','py','after'):
             self._keep(text[self.sp_local:stop])
             self.sp_local = 0
         if self.mode == 'xml': self._xml_flush(text, stop)
@@ -330,10 +396,10 @@ class _Scanner:
         self.sp.size += len(s)
         if self.hook: self.hook.progress(self.sp, s)
 
-    def _end_span(self, i, closed, text):
+    def _end_span(self, i, text):
         self._keep(text[self.sp_local:i])
         sp,self.sp = self.sp,None
-        sp.text,sp.end,sp.closed = ''.join(self.pieces),self.base+i,closed
+        sp.text,sp.end = ''.join(self.pieces),self.base+i
         self.pieces,self.stack,self.mode = [],[],'prose'
         self.mistral_name = None
         self.emit(sp)
@@ -407,31 +473,65 @@ _META_KEYS = {'id', 'type', 'call_id', 'index'}
 _looks = re.compile(r'''["']?\b(?:tool_name|tool|function|parameters|arguments)\b["']?\s*:''')
 _pythonic = re.compile(r'\[\s*[A-Za-z_][\w.]*\s*\(')
 
+class _Ctx:
+    "What interpreting one text needs: the known tools ({name: parameter names or None}; None: any tool) and json-repair's budget"
+    def __init__(self, tools, repair_max, repair_left):
+        self.tools,self.repair_max,self.repair_left = tools,repair_max,repair_left
+
+
 # %% ../nbs/06_parse.ipynb #73edac6e
-def _load(s:str, repair:bool=True):
-    "Parse JSON text `s`, repairing it if the strict parse fails; returns (value, error)"
-    try: return json.loads(s, strict=False), None
+_key_re = re.compile(r'''\{\s*(?:"((?:[^"\\]|\\.){0,200})"|'((?:[^'\\]|\\.){0,200})'|([^\s:,{}\[\]"']{1,200}))''')
+
+def _has_empty(v):
+    "Whether `v` holds an empty string"
+    if isinstance(v, dict): v = v.values()
+    elif not isinstance(v, list): return v == ''
+    return any(_has_empty(x) for x in v)
+
+def _suspect(s:str, v):
+    "Why json-repair's value `v` for text `s` is not to be trusted, or None"
+    want = {'{':dict, '[':list}.get(s.lstrip()[:1])
+    if v == '' or (want and not isinstance(v, want)): return 'not valid JSON, and repairing it did not give a JSON value'
+    try:
+        json.dumps(v, allow_nan=False)
+        if '""' not in s and "''" not in s and _has_empty(v): return 'not valid JSON: a value is missing, and repairing it would invent an empty string'
+    except (ValueError, RecursionError): return 'not valid JSON: NaN or Infinity is not a JSON number, or it nests too deeply'
+    m = _key_re.match(s.lstrip())
+    k = m and next(g for g in m.groups() if g is not None)
+    if isinstance(v, dict) and v and k and '\\' not in k and k != next(iter(v)):
+        return f'not valid JSON, and repairing it would drop {k!r} and make an inner object the outer one'
+
+def _load(s:str, ctx:_Ctx, repair:bool=True):
+    "Parse JSON text `s`, repairing it within `ctx`'s budget if the strict parse fails; returns (value, error)"
+    try: return _dec.decode(s), None
+    except _NonFinite as e: return None, f'not valid JSON: {e}'
     except (ValueError, RecursionError) as e:
-        if not repair: return None, f'not valid JSON ({e})'
+        why = f'not valid JSON ({e})'
+    if not repair: return None, why
+    if len(s) > ctx.repair_max: return None, f'{why}, and too large to repair: {len(s)} chars; max_repair_chars is {ctx.repair_max}'
+    cost = max(len(s), 64)  # a repair has a fixed cost too
+    if cost > ctx.repair_left: return None, f'{why}, and too large to repair: {ctx.repair_left} chars of repair_budget are left'
+    ctx.repair_left -= cost
     try: v = json_repair.loads(s)
     except Exception as e: return None, f'could not repair the JSON ({type(e).__name__})'
-    want = {'{':dict, '[':list}.get(s.lstrip()[:1])
-    if v == '' or (want and not isinstance(v, want)): return None, 'not valid JSON, and repairing it did not give a JSON value'
+    if why := _suspect(s, v): return None, why
     return v, None
 
+
 # %% ../nbs/06_parse.ipynb #224285e8
-def _args(v):
+def _args(v, ctx:_Ctx):
     "Arguments `v` as a dict, or an error message"
     if v is None: return {}, None
     if isinstance(v, str):
         if not v.strip(): return {}, None
-        v,err = _load(v)
+        v,err = _load(v, ctx)
         if err: return None, f'arguments given as a string are {err}'
     if isinstance(v, dict): return v, None
     return None, f'arguments must be a JSON object, got {type(v).__name__}'
 
+
 # %% ../nbs/06_parse.ipynb #50793b02
-def _to_call(d, lenient:bool):
+def _to_call(d, lenient:bool, ctx:_Ctx):
     "A `ToolCall` from dict `d`, or (None, why); `why` is None when `d` is not call-like at all"
     if not isinstance(d, dict): return None, ('expected a JSON object with a tool name' if lenient else None)
     if isinstance(d.get('function'), dict):
@@ -444,7 +544,7 @@ def _to_call(d, lenient:bool):
     name = d[nk]
     if not isinstance(name, str) or not name.strip():
         return None, (f'the tool name must be a non-empty string, got {name!r}' if lenient or nk != 'name' or ak else None)
-    params,err = _args(d.get(ak) if ak else None)
+    params,err = _args(d.get(ak) if ak else None, ctx)
     if err: return None, f'{name}: {err}'
     cid = d.get('id', d.get('call_id'))
     return ToolCall(name.strip(), params, cid if isinstance(cid, str) else None), None
@@ -452,107 +552,173 @@ def _to_call(d, lenient:bool):
 # %% ../nbs/06_parse.ipynb #9fcf7a5b
 def _item_spans(s:str, start:int):
     "Spans of the items of JSON array `s` (at offset `start`), or None when it does not parse strictly"
-    dec,spans,i = json.JSONDecoder(strict=False),[],s.index('[')+1
+    spans,i = [],s.index('[')+1
     try:
         while True:
             i = _ws_re.match(s, i).end()
             if s[i] == ']': return spans
-            _,j = dec.raw_decode(s, i)
+            _,j = _dec.raw_decode(s, i)
             spans.append((start+i, start+j))
             i = _ws_re.match(s, j).end()
             if s[i] == ',': i += 1
     except (ValueError, IndexError, RecursionError): return None
 
 # %% ../nbs/06_parse.ipynb #11c8f7a6
-def _pycalls(s:str):
-    "Calls in pythonic list `s`, via `parse_function_calls` from the pycall notebook"
-    from fncall.pycall import parse_function_calls
-    return [dict(name=c['tool'], arguments=c.get('arguments') or {}) for c in parse_function_calls(s)]
+_nl_re = re.compile(r'\r\n?|\n')
+
+def _call_spans(s:str, start:int):
+    "Spans of the calls in Python code `s` (at offset `start`): each statement's call, or each call of a list; [] if `s` is not Python"
+    lead,src = len(s)-len(s.lstrip()),s.strip()
+    try: body = ast.parse(src).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError): return []
+    rows = [0] + [m.end() for m in _nl_re.finditer(src)]
+    def at(line, col):  # ast's columns count UTF-8 bytes
+        r = rows[line-1]
+        return start + lead + r + len(src[r:r+col].encode()[:col].decode(errors='ignore'))
+    nodes = []
+    for st in body:
+        v = st.value if isinstance(st, ast.Expr) else None
+        if isinstance(v, ast.Call): nodes.append(v)
+        elif isinstance(v, (ast.List, ast.Tuple)): nodes += [e for e in v.elts if isinstance(e, ast.Call)]
+    return [(at(n.lineno, n.col_offset), at(n.end_lineno, n.end_col_offset)) for n in nodes]
+
+def _pycalls(s:str, start:int):
+    "Calls in Python-style code `s` (at offset `start`) by pycall's `parse_function_calls`, each with its span"
+    calls = [dict(name=c['tool'], arguments=c['arguments']) for c in parse_function_calls(s)]
+    spans = _call_spans(s, start)
+    return list(zip(calls, spans if len(spans) == len(calls) else [(start, start+len(s))]*len(calls)))
+
 
 # %% ../nbs/06_parse.ipynb #93a469b9
-def _tool_names(tools):
-    "The set of tool names in `tools`: names, schemas (Anthropic, OpenAI, Gemini) or functions"
+def _params(t):
+    "Parameter names of tool `t`, in order: from its JSON schema (Anthropic, OpenAI, Gemini, MCP, a `.schema`) or signature; None if unknown"
+    if isinstance(t, dict):
+        if isinstance(t.get('properties'), dict): return list(t['properties'])
+        return next((_params(t[k]) for k in ('input_schema', 'inputSchema', 'parameters', 'function') if isinstance(t.get(k), dict)), None)
+    s = getattr(t, 'schema', None) or getattr(t, 'inputSchema', None)
+    if isinstance(s, dict): return _params(s)
+    if callable(t):
+        try: ps = inspect.signature(t).parameters.values()
+        except (TypeError, ValueError): return None
+        return [p.name for p in ps if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+def _name(t):
+    "Name of tool `t`: a name, a schema, or an object with a name"
+    if isinstance(t, str): return t
+    if isinstance(t, dict): return t.get('name') or (t.get('function') or {}).get('name')
+    return getattr(t, 'name', None) or getattr(t, '__name__', None)
+
+def _tools(tools):
+    "{name: parameter names or None} for `tools`: names, schemas (Anthropic, OpenAI, Gemini, MCP), functions, or a dict of them by name"
     if tools is None: return None
-    if isinstance(tools, dict): tools = [tools] if 'name' in tools or 'function' in tools else list(tools)
-    def nm(t):
-        if isinstance(t, str): return t
-        if isinstance(t, dict): return t.get('name') or (t.get('function') or {}).get('name')
-        return getattr(t, 'name', None) or getattr(t, '__name__', None)
-    return {nm(t) for t in tools} - {None}
+    if isinstance(tools, str): tools = [tools]
+    elif isinstance(tools, dict):
+        if 'name' in tools or 'function' in tools: tools = [tools]
+        else: return {k: _params(v) for k,v in tools.items()}
+    try: tools = list(tools)
+    except TypeError: raise TypeError(f'tools must be tool names, schemas or functions, got {type(tools).__name__}') from None
+    res = {}
+    for t in tools:
+        if not isinstance(nm := _name(t), str): raise TypeError(f'tools: cannot tell the name of {t!r}')
+        res[nm] = None if isinstance(t, str) else _params(t)
+    return res
+
+
+# %% ../nbs/06_parse.ipynb #b269d2f1
+def _is_py(it):
+    "Whether scanned item `it` holds Python-style calls rather than JSON"
+    return it.kind == 'py' or (it.kind == 'json' and _pythonic.match(it.text) is not None)
+
 
 # %% ../nbs/06_parse.ipynb #6cab8d54
 def _typed(v:str):
-    "XML parameter value `v`, typed by JSON where it parses"
-    try: return json.loads(v)
-    except ValueError: return v
+    "XML parameter value `v`, typed by JSON where it parses (NaN, Infinity and `1e999` stay strings)"
+    try: return _dec.decode(v)
+    except (ValueError, RecursionError): return v
+
+def _named(tc:ToolCall, ctx:_Ctx):
+    "`tc` with pycall's positional arguments (`_pos_0`, ...) named after its tool's parameters, or (None, why)"
+    if not any(k.startswith('_pos_') for k in tc.parameters): return tc, None
+    ps = (ctx.tools or {}).get(tc.tool_name)
+    if ps is None: return None, f"{tc.tool_name}: positional arguments need the tool's parameter names: pass its schema in tools=, or call it with keywords"
+    try: tc.parameters = map_positional_args(tc.parameters, ps)
+    except ValueError as e: return None, f'{tc.tool_name}: {e}'
+    return tc, None
+
 
 # %% ../nbs/06_parse.ipynb #7022ed27
 class ToolCallParser:
     "Finds every tool call in model text, in any common format, in one linear scan"
     max_depth = 100 # JSON nested deeper than this is refused before it is parsed
+    max_repair_chars = 4000 # broken JSON longer than this is not repaired (json-repair can be quadratic)
+    repair_budget = 16_000 # chars of broken JSON one text may repair in all
     def __init__(self,
                  marker:str='TOOL_CALL', # literal text that announces a JSON tool call
                  max_payload_chars:int=8000): # a call's text longer than this is refused before it is parsed
+        if not isinstance(marker, str) or not marker.strip() or len(marker) > 64:
+            raise ValueError(f'marker must be a non-blank string of at most 64 characters, got {marker!r}')
+        if isinstance(max_payload_chars, bool) or not isinstance(max_payload_chars, int) or max_payload_chars < 1:
+            raise ValueError(f'max_payload_chars must be a positive int (it bounds the work per call), got {max_payload_chars!r}')
         self.marker,self.max_payload_chars = marker,max_payload_chars
 
     def _scanner(self, emit, hook=None): return _Scanner(self.marker, self.max_payload_chars, self.max_depth, emit, hook)
+    def _ctx(self, tools): return _Ctx(_tools(tools), self.max_repair_chars, self.repair_budget)
 
     def parse(self,
               text:str, # model output
-              tools=None # tool names, schemas or functions: calls to anything else become errors
+              tools=None # tool names, schemas or functions: calls to anything else become errors; schemas name positional arguments
              ) -> ParseResult:
         "Every tool call in `text`, in order, and an error for each thing that looked like a call but failed"
-        names,calls,errors = _tool_names(tools),[],[]
+        if not isinstance(text, str): raise TypeError(f'text must be a str, got {type(text).__name__}')
+        ctx,calls,errors = self._ctx(tools),[],[]
         def take(it):
-            for _,r in self._interpret(it, names): (calls if isinstance(r, ToolCall) else errors).append(r)
+            for r in self._interpret(it, ctx): (calls if isinstance(r, ToolCall) else errors).append(r)
         sc = self._scanner(take)
         sc.feed(text); sc.close()
         return ParseResult(calls[0] if calls else None, text, calls, errors)
 
     def _refuse(self, it):
-        "Why span `it` is refused before any parsing, or None"
+        "Why item `it` is refused before any parsing, or None"
         if it.size > self.max_payload_chars: return f'the payload is {it.size} chars; max_payload_chars is {self.max_payload_chars}'
         if it.deep: return f'the JSON is nested deeper than max_depth={self.max_depth}'
 
-    def _values(self, it, bare):
-        "The values of JSON span `it` as ([(value, span)], error); bare JSON is repaired only if it looks like a call"
+    def _values(self, it, ctx):
+        "The values of JSON or Python span `it` as ([(value, span)], error); bare JSON is repaired only if it looks like a call"
         s,span = it.text,(it.start, it.end)
         if why := self._refuse(it): return [], why
+        if _is_py(it):
+            try: vals = _pycalls(s, it.start)
+            except (ValueError, SyntaxError, RecursionError) as e: return [], f'could not read the Python-style calls ({type(e).__name__}: {e})'
+            return vals, None if vals else 'no tool call found in the Python-style code'
         if it.value is not None: v = it.value
-        elif _pythonic.match(s):
-            try: return [(c, span) for c in _pycalls(s)], None
-            except Exception as e: return [], f'could not parse the pythonic call list ({type(e).__name__}: {e})'
         else:
-            v,err = _load(s, repair=not bare or bool(_looks.search(s[:300])))
+            v,err = _load(s, ctx, repair=it.ctx != 'bare' or bool(_looks.search(s)))
             if err: return [], err
         if it.name: return [(dict(name=it.name, arguments=v), span)], None
         if isinstance(v, list): return list(zip(v, it.spans or _item_spans(s, it.start) or [span]*len(v))), None
         return [(v, span)], None
 
-    def _interpret(self, it, names):
-        "[(index, ToolCall or CallError)] for scanned item `it`"
-        span,bare = (it.start, it.end),it.ctx == 'bare'
+    def _interpret(self, it, ctx):
+        "A ToolCall or CallError for each call in scanned item `it`"
+        span,bare,py = (it.start, it.end),it.ctx == 'bare',_is_py(it)
         err = lambda why, sp=span: CallError(why, sp, it.text[:80])
-        if it.kind == 'missing': return [(0, err(it.name))]
+        if it.kind == 'missing': return [err(it.name)]
         if it.kind == 'xml':
-            if why := self._refuse(it): return [(0, err(why))]
+            if why := self._refuse(it): return [err(why)]
             vals = [(dict(name=it.name, arguments={k:_typed(v) for k,v in it.params.items()}), span)]
         else:
-            vals,why = self._values(it, bare)
-            if why: return [] if bare and not _looks.search(it.text[:300]) else [(0, err(why))]
+            vals,why = self._values(it, ctx)
+            if why: return [] if bare and not py and not _looks.search(it.text) else [err(why)]
         out = []
-        for i,(v,sp) in enumerate(vals):
-            tc,why = _to_call(v, lenient=not bare)
-            if tc is None:
-                if why: out.append((i, err(why, sp)))
-            elif names is not None and tc.tool_name not in names:
-                out.append((i, err(f'unknown tool {tc.tool_name!r}; expected one of {sorted(names)}', sp)))
-            else:
-                tc.span = sp
-                out.append((i, tc))
+        for v,sp in vals:
+            tc,why = _to_call(v, not bare or py, ctx)
+            if tc is not None and ctx.tools is not None and tc.tool_name not in ctx.tools:
+                tc,why = None,f'unknown tool {tc.tool_name!r}; expected one of {sorted(ctx.tools)}'
+            if tc is not None and py: tc,why = _named(tc, ctx)
+            if tc is not None: tc.span = sp
+            if tc is not None or why: out.append(tc or err(why, sp))
         return out
 
-# ---------------------------------------------------------------- streaming
 
 # %% ../nbs/06_parse.ipynb #d0da3832
 @dataclass
@@ -560,10 +726,12 @@ class StreamEvent:
     "What a `StreamParser` saw: a call's 'start', a 'delta' of its arguments, its 'end', or an 'error'"
     type:str # 'start', 'delta', 'end' or 'error'
     tool_name:str|None=None # the tool, from 'start' on
-    text:str|None=None # more argument JSON ('delta')
+    text:str|None=None # 'delta': more of the arguments as the model wrote them; 'end': the final arguments as JSON
     tool_call:ToolCall|None=None # the finished call ('end')
     error:CallError|None=None # what went wrong ('error')
     index:int|None=None # which call of the stream the event belongs to (calls in an array stream side by side)
+    repaired:bool=False # 'end': the model's arguments were not valid JSON, so the deltas do not parse to the final arguments
+
 
 # %% ../nbs/06_parse.ipynb #789e659c
 _head_re = re.compile(r'''\{(?:\s*"(?:id|type|call_id)"\s*:\s*"[^"\\]{0,200}"\s*,)*\s*"(?:tool_name|tool|name)"\s*:\s*"((?:[^"\\]|\\.){1,200})"\s*,'''
@@ -580,13 +748,15 @@ class StreamParser:
     def __init__(self,
                  tools=None, # as for `ToolCallParser.parse`
                  parser:ToolCallParser|None=None): # its marker and limits are used
+        if parser is not None and not isinstance(parser, ToolCallParser): raise TypeError(f'parser must be a ToolCallParser, got {type(parser).__name__}')
         self.parser = parser or ToolCallParser()
-        self.names,self.chunks,self.tool_calls,self.errors,self.events = _tool_names(tools),[],[],[],[]
+        self.ctx,self.chunks,self.tool_calls,self.errors,self.events,self.raw = self.parser._ctx(tools),[],[],[],[],{}
         self.sc = self.parser._scanner(self._item, hook=self)
         self.frames,self.active,self.pos,self.top,self.named,self.n = [],[],0,None,False,0
 
     def feed(self, delta:str) -> list:
         "Events for text chunk `delta`"
+        if not isinstance(delta, str): raise TypeError(f'delta must be a str, got {type(delta).__name__}')
         self.chunks.append(delta)
         self.sc.feed(delta)
         return self._take()
@@ -604,13 +774,19 @@ class StreamParser:
         ev,self.events = self.events,[]
         return ev
 
-    def _ok(self, name): return bool(name) and (self.names is None or name in self.names)
+    def _ok(self, name): return bool(name) and (self.ctx.tools is None or name in self.ctx.tools)
     def _start(self, name):
         self.n += 1
+        self.raw[self.n-1] = []
         self.events.append(StreamEvent('start', tool_name=name, index=self.n-1))
         return self.n-1
     def _delta(self, name, idx, s):
-        if s: self.events.append(StreamEvent('delta', tool_name=name, text=s, index=idx))
+        if s: self.raw[idx].append(s); self.events.append(StreamEvent('delta', tool_name=name, text=s, index=idx))
+    def _end(self, tc, idx):
+        raw = ''.join(self.raw.pop(idx))
+        try: same = _dec.decode(raw) == tc.parameters
+        except (ValueError, RecursionError): same = False
+        self.events.append(StreamEvent('end', tool_name=tc.tool_name, text=json.dumps(tc.parameters), tool_call=tc, index=idx, repaired=not same))
 
     # --- scanner hooks
     def span_start(self, sp):
@@ -640,7 +816,7 @@ class StreamParser:
                 hi = p1 if f.args_end is None else min(p1, f.args_end)
                 if hi > f.sent: self._delta(f.name, f.idx, s[f.sent-p0:hi-p0]); f.sent = hi
                 if f.args_end is not None and f.sent >= f.args_end: f.done = True
-        self.active = [f for f in self.active if not f.done]
+        self.active = [f for f in self.active if not f.done and sp.size <= self.parser.max_payload_chars]  # a span past the cap will be refused: no more deltas
 
     def _sniff(self, f, s, p1):
         "Look for the tool name and the start of the arguments at the head of frame `f`"
@@ -667,7 +843,7 @@ class StreamParser:
     def _item(self, it):
         started = [f for f in self.frames if f.started] if it.kind == 'json' else [it] if it.started else []
         errs = []
-        for _,r in self.parser._interpret(it, self.names):
+        for r in self.parser._interpret(it, self.ctx):
             if isinstance(r, CallError):
                 errs.append(r); self.errors.append(r)
                 self.events.append(StreamEvent('error', error=r))
@@ -679,8 +855,9 @@ class StreamParser:
             else:
                 f = it; f.idx = self._start(r.tool_name)
                 self._delta(r.tool_name, f.idx, json.dumps(r.parameters))
-            self.events.append(StreamEvent('end', tool_name=r.tool_name, tool_call=r, index=f.idx))
+            self._end(r, f.idx)
         for f in started:
             e = errs[0] if errs else CallError('this call could not be parsed', (it.start, it.end), it.text[:80])
+            self.raw.pop(f.idx)
             self.events.append(StreamEvent('error', tool_name=f.name, error=e, index=f.idx))
         self.frames,self.active = [],[]

@@ -1,5 +1,5 @@
 "Adversarial inputs and random-chunking stream tests for fncall.parse (outcomes only, no timings)"
-import json, random
+import json, random, time
 import pytest
 from fncall.parse import ToolCall, ToolCallParser, StreamParser
 
@@ -30,6 +30,29 @@ FIXTURES = [
     'I will call [get_weather(city="Paris"), search(q="x", n=3)] now.',
     'prose {like this} then {"name": "f", "arguments": {"s": "\\\\", "t": "\\"}{"}}',
     '```json\n{"name": "f", "arguments": {"a": [1, 2, 3]}, "id": "x"}\n```\n{"name": "g", "arguments": {"b": "\u00e9\\u00e9"}}',
+    # arguments that need repair: the deltas are the model's text, the end event says so
+    '{"name": "f", "arguments": {\'a\': 1}}',
+    '<tool_call>{"name": "g", "arguments": {"b": 2}',
+    '<tool_call>{"name": "g", "arguments": {"b": "unterminated',
+    '{"name": "f", "arguments": {"a": 1,}}',
+    '{"name": "f", "arguments": {"a": True}}',
+    'TOOL_CALL {"tool_name": "f", "parameters": {"a": [1, 2}}',
+    '[TOOL_CALLS]f{"a": 1',
+    '[TOOL_CALLS]f{"a": 1}[TOOL_CALLS]g[ARGS]{"b": 2}',
+    '{"name": "f", "arguments": {"a": 1}, "arguments": {"a": 2}}',
+    '{"name": "f", "arguments": {"a": NaN}}',
+    # stray closers and outer objects that are not JSON: no inner call is promoted
+    '{"tool_name":"f","parameters":{"x":[1,2,}}, "inner":{"tool_name":"g","parameters":{}}}}',
+    '{"tool_name": "f", "parameters": {"x": "a"}}, "y": {"tool_name": "g", "parameters": {}}}',
+    'const call = { payload: {"name": "delete_all", "arguments": {}} };',
+    '{x {"tool_name": "g", "parameters": {}}}',
+    '{"name": "f", "arguments": {}} , {"name": "g", "arguments": {}}',
+    # Python-style calls: lists, <|python_tag|>, ```tool_code
+    '[f(a=g(1))] and [f(x)] and [f(a=1), 2] and [get(1)]',
+    '<|python_tag|>get_weather(city="Paris"); search(q="x")<|eom_id|>',
+    '<|python_tag|>f(a=1)',
+    'Checking.\n```tool_code\nprint(default_api.search(q="x"))\n```\nDone.',
+    '<function_calls><invoke name="f"><parameter name="a">NaN</parameter></invoke></function_calls>',
 ]
 
 def stream(text, rng, parser=P, tools=None):
@@ -51,14 +74,30 @@ def test_stream_matches_one_shot(text):
             assert ends == ref.tool_calls
             assert [c.span for c in ends] == [c.span for c in ref.tool_calls]
             assert sp.result() == ref
-            deltas,names = {},{}
-            for e in evs:
-                if e.type == 'start': assert e.index not in deltas; deltas[e.index],names[e.index] = [],e.tool_name
-                elif e.type == 'delta': deltas[e.index].append(e.text)
-                elif e.type == 'end':
-                    assert names[e.index] == e.tool_call.tool_name
-                    assert json.loads(''.join(deltas.pop(e.index)), strict=False) == e.tool_call.parameters
-            assert not deltas
+            check_deltas(text, evs)
+
+def check_deltas(text, evs):
+    "What the events guarantee: the deltas of a call are the model's argument text (or, for formats without JSON arguments,"
+    "the final JSON); they parse to the final arguments unless 'end' says `repaired`; 'end' carries the final arguments as JSON"
+    deltas,names = {},{}
+    for e in evs:
+        if e.type == 'start': assert e.index not in deltas; deltas[e.index],names[e.index] = [],e.tool_name
+        elif e.type == 'delta': deltas[e.index].append(e.text)
+        elif e.type == 'end':
+            raw,params = ''.join(deltas.pop(e.index)),e.tool_call.parameters
+            assert names[e.index] == e.tool_call.tool_name
+            assert e.text == json.dumps(params)
+            assert raw in text or raw == e.text
+            try: same = json.loads(raw, strict=False) == params
+            except ValueError: same = False
+            assert same != e.repaired
+        elif e.type == 'error' and e.index is not None: deltas.pop(e.index)
+    assert not deltas
+
+def test_repaired_deltas_are_flagged():
+    "The fixtures cover both sides of the guarantee"
+    flags = {e.repaired for t in FIXTURES for sp in [StreamParser()] for e in sp.feed(t) + sp.close() if e.type == 'end'}
+    assert flags == {True, False}
 
 def test_stream_deltas_arrive_early():
     "The start and argument text of a long call come before the call is complete"
@@ -105,6 +144,28 @@ def test_adversarial(name):
     assert len(r.tool_calls) == n
     if name in ('unclosed_marked_string',): assert 'max_payload_chars' in r.errors[0].reason
     if name == 'deep_valid': assert 'max_depth' in r.errors[0].reason
+
+QUADRATIC_BEFORE = {  # ~1 MB each; these took 10 s, 8 s and 44 s before
+    'bad_escapes': '{"a": "\\' * 125_000,
+    'prose_paths': 'Path {"p": "C:\\data\\x"} ok\n' * 38_000,
+    'repairs': ('TOOL_CALL {"tool_name": "f", "parameters": {' + 'a: b, ' * 1300 + '}}\n') * 128,
+    'small_repairs': ('TOOL_CALL {"tool_name": "f", "parameters": {' + 'a: b, ' * 330 + '}}\n') * 500,
+}
+
+@pytest.mark.parametrize('name', QUADRATIC_BEFORE)
+@pytest.mark.parametrize('streamed', [False, True])
+def test_once_quadratic_inputs_finish(name, streamed):
+    "Bad string escapes and broken JSON at 1 MB: linear now (well under the generous bound), as one chunk or many"
+    text,t = QUADRATIC_BEFORE[name],time.perf_counter()
+    if streamed:
+        sp = StreamParser()
+        sp.feed(text); sp.close()
+        r = sp.result()
+    else: r = P.parse(text)
+    assert time.perf_counter()-t < 3  # ~0.7 s at most on a quiet machine
+    n = {'repairs': 0, 'small_repairs': 7}.get(name, 0)  # the repair budget holds 7 of the small ones, none of the big
+    assert len(r.tool_calls) == n
+    if name.endswith('repairs'): assert 'too large to repair' in r.errors[-1].reason
 
 @pytest.mark.parametrize('name', ['curly', 'hermes', 'unclosed_marked_string', 'xml', 'many_small_calls'])
 def test_adversarial_streamed(name):
@@ -166,3 +227,67 @@ def test_fast_path_matches_scan():
         for cap,d,n in ((len(c), depth, 1), (len(c)-1, depth, 0), (len(c), depth-1, 0)):
             p = ToolCallParser(max_payload_chars=cap); p.max_depth = d
             assert len(p.parse(c).tool_calls) == n
+
+def test_constructor_args():
+    for bad in ('', '   ', None, 3, 'x'*65):
+        with pytest.raises(ValueError, match='marker must be a non-blank string'): ToolCallParser(marker=bad)
+    for bad in (0, -5, None, 2.5, True, '8000'):
+        with pytest.raises(ValueError, match='max_payload_chars must be a positive int'): ToolCallParser(max_payload_chars=bad)
+    with pytest.raises(TypeError, match='parser must be a ToolCallParser'): StreamParser(parser=object())
+    with pytest.raises(TypeError, match='tools must be tool names'): P.parse('x', tools=5)
+    with pytest.raises(TypeError, match='delta must be a str'): StreamParser().feed(None)
+
+def test_no_promotion():
+    "An outer object that fails to parse, or is not JSON, never gives up an inner object as a call"
+    for t in ('const call = { payload: {"name": "delete_all", "arguments": {}} };', 'x = {1: {"name": "g", "arguments": {}}}',
+              '{data: {"name": "g", "arguments": {}}}', '{x {"tool_name": "g", "parameters": {}}}',
+              'function f() { return {"tool_name": "rm", "parameters": {"path": "/"}}; }',
+              '[x {"name": "g", "arguments": {}}]', 'In JS: { a: 1, b: {"name": "g", "arguments": {}} } works'):
+        assert P.parse(t).tool_calls == [], t
+    r = P.parse('{"tool_name":"f","parameters":{"x":[1,2,}}, "inner":{"tool_name":"g","parameters":{}}}}')
+    assert [c.tool_name for c in r.tool_calls] == ['f']
+
+def test_python_calls():
+    text = 'a [f(a=1), g(b="x")] b <|python_tag|>h(c=[1, 2])<|eom_id|> ```tool_code\nprint(default_api.k(d=None))\n```'
+    r = P.parse(text)
+    assert [(c.tool_name, c.parameters, text[slice(*c.span)]) for c in r.tool_calls] == [
+        ('f', {'a': 1}, 'f(a=1)'), ('g', {'b': 'x'}, 'g(b="x")'), ('h', {'c': [1, 2]}, 'h(c=[1, 2])'), ('k', {'d': None}, 'print(default_api.k(d=None))')]
+    for t in ('[f(a=g(1))]', '[f(x)]', '[f(a=1), 2]', '<|python_tag|>import os', '```tool_code\nx = 1\n```'):
+        r = P.parse(t)
+        assert r.tool_calls == [] and len(r.errors) == 1, t
+
+def test_positional_arguments():
+    def system(command, timeout=10): pass
+    assert P.parse('[os.system("ls", 5)]', tools=[system]).tool_calls == [ToolCall('system', {'command': 'ls', 'timeout': 5})]
+    openai = {'type': 'function', 'function': {'name': 'system', 'parameters': {'type': 'object', 'properties': {'command': {}}}}}
+    assert P.parse('<|python_tag|>system("ls")', tools=[openai]).tool_calls == [ToolCall('system', {'command': 'ls'})]
+    for tools in (None, ['system']):
+        r = P.parse('[os.system("rm -rf /")]', tools=tools)
+        assert r.tool_calls == [] and 'positional arguments need' in r.errors[0].reason
+
+def test_non_finite_numbers():
+    for t in ('{"name": "f", "arguments": {"a": NaN}}', '<tool_call>{"name": "f", "arguments": {"a": -Infinity}}</tool_call>',
+              'TOOL_CALL {"tool_name": "f", "parameters": {"a": 1e999}}', '{"name": "f", "arguments": "{\\"a\\": NaN}"}'):
+        r = P.parse(t)
+        assert r.tool_calls == [] and 'not a JSON number' in str(r.errors) or 'too large for a float' in str(r.errors), t
+    sp = StreamParser()
+    evs = sp.feed('<function=f><parameter=a>\nInfinity\n</parameter></function>') + sp.close()
+    assert [e.text for e in evs if e.type == 'delta'] == ['{"a": "Infinity"}']
+
+def test_suspicious_repairs_are_errors():
+    for t in ('TOOL_CALL {"tool_name": "f", "parameters": {"a": }}', 'TOOL_CALL {"tool_name": "f", "parameters": {"a": , "b": 2}}',
+              '{"name": "f", "arguments": "{\\"a\\": }"}', '<tool_call>{"name": "f", "arguments": {"a": '):
+        r = P.parse(t)
+        assert r.tool_calls == [] and 'a value is missing' in r.errors[0].reason, t
+
+def test_three_way_splits():
+    "Every split of a short text into three chunks streams like the one-shot parse (single quotes, stray closers, tags)"
+    for text in ("TOOL_CALL {'tool_name': 'f', 'parameters': {'s': 'a' b'}}", '{"name":"f","arguments":{"x":[1,}}, "k": 2} x',
+                 '<|python_tag|>f(a=1)<|eom_id|>[TOOL_CALLS]g{"b": 2}'):
+        ref = P.parse(text)
+        for i in range(1, len(text)):
+            for j in range(i, len(text)):
+                sp = StreamParser()
+                evs = sp.feed(text[:i]) + sp.feed(text[i:j]) + sp.feed(text[j:]) + sp.close()
+                assert sp.result() == ref and [c.span for c in sp.result().tool_calls] == [c.span for c in ref.tool_calls], (text, i, j)
+                check_deltas(text, evs)
