@@ -191,15 +191,20 @@ def _calls(self:FunctionRegistry, response, context=None):
     if not isinstance(response, str):
         fmt, calls = _read(response)
         return fmt, [(*c, None) for c in calls]
-    res = ToolCallParser().parse(response, tools=list(self.tools))
-    found = sorted([(c.span, self._named(c.tool_name, c.parameters, c.id)) for c in res.tool_calls] +
-                   [(e.span, (None, 'parse', None, str(e))) for e in res.errors], key=lambda o: o[0])
+    res = ToolCallParser().parse(response, tools=[t.schema for t in self.tools.values()])
+    found = sorted([(c.span, [self._named(c.tool_name, c.parameters, c.id)]) for c in res.tool_calls] +
+                   [(e.span, self._unread(response[slice(*e.span)], e, context)) for e in res.errors], key=lambda o: o[0])
     calls, pos = [], 0
-    for (a,b),c in found + [((len(response),)*2, None)]:
-        calls += self._py_calls(response[pos:a], context)
-        if c: calls.append(c)
+    for (a,b),cs in found + [((len(response),)*2, [])]:
+        calls += self._py_calls(response[pos:a], context) + cs
         pos = max(pos, b)
     return 'text', calls
+
+@patch
+def _unread(self:FunctionRegistry, text, err, context):
+    "The calls in a span the parser could not read, if they only needed `context`'s variables; else the parser's error"
+    calls = self._py_calls(text, context) if context else []
+    return calls if calls and all(c[3] is None for c in calls) else [(None, 'parse', None, str(err))]
 
 @patch
 def _py_calls(self:FunctionRegistry, text, context=None):
