@@ -1,40 +1,30 @@
 "Real attacks on `Sandbox` and the timeout of the in-process `python` tool (timeouts of 2 s keep the file short)"
-import os, signal, threading, time, pytest
-from fncall.python import python, Sandbox, _tree
+import io, json, os, signal, sys, threading, time, pytest
+from fncall.python import python, python_tool, Sandbox, _tree, _alive
 
 T = 2 # sandbox timeout in seconds; each attack must end within T+2 s
+root = pytest.mark.skipif(os.geteuid() != 0, reason='a uid of its own for each worker needs root')
+
+def _close(s):
+    "Close `s` and check nothing it started is left alive"
+    uid, tree = s.uid, _tree({s._proc.pid}) if s._proc else set()
+    s.close()
+    if uid is not None: assert not _alive(uid), 'processes of the sandbox uid survived'
+    else: _gone(tree)
 
 @pytest.fixture
 def sb():
     s = Sandbox(timeout=T, memory_mb=512, nproc=64)
     yield s
-    pid = s._proc.pid if s._proc else None
-    tree = _tree({pid}) if pid else set()
-    s.close()
-    _gone(tree)
-    _user_clear()
-
-def _user_clear(wait=10):
-    "Wait until no process of the sandbox user is left (zombies included): they count against the next test's process limit"
-    import pwd
-    try: uid = pwd.getpwnam('nobody').pw_uid
-    except KeyError: return
-    end = time.monotonic()+wait
-    def procs(): return [p for p in os.listdir('/proc') if p.isdigit() and _uid(p) == uid]
-    while procs() and time.monotonic() < end: time.sleep(0.05)
-
-def _uid(p):
-    try: return os.stat(f'/proc/{p}').st_uid
-    except OSError: return None
+    _close(s)
 
 def _gone(pids, wait=2):
-    "Assert `pids` die within `wait` s, then wait for init to reap them: they count against the next test's process limit"
+    "Assert `pids` die within `wait` s"
     end = time.monotonic()+wait
-    while _alive(pids) and time.monotonic() < end: time.sleep(0.02)
-    assert not _alive(pids), 'processes survived'
-    while any(os.path.exists(f'/proc/{p}') for p in pids) and time.monotonic() < end: time.sleep(0.02)
+    while _live(pids) and time.monotonic() < end: time.sleep(0.02)
+    assert not _live(pids), 'processes survived'
 
-def _alive(pids):
+def _live(pids):
     "Those of `pids` that still exist and are not zombies"
     out = set()
     for p in pids:
@@ -47,7 +37,7 @@ def attack(sb, code, statuses, reset=None):
     "Run `code`; check it ends in time with one of `statuses`, and that the next call works"
     t = time.monotonic()
     r = sb.run(code)
-    assert time.monotonic()-t < T+2, f'{code!r} took {time.monotonic()-t:.1f}s'
+    assert time.monotonic()-t < sb.timeout+2, f'{code!r} took {time.monotonic()-t:.1f}s'
     assert r.status in statuses, (r.status, str(r))
     if reset is not None: assert r.reset == reset
     if r.reset: assert 'state was reset' in r.error
@@ -67,22 +57,34 @@ def test_huge_allocation(sb):
     assert 'MemoryError' in r.error
 
 def test_fork_bomb(sb):
-    attack(sb, 'import os\nwhile True: os.fork()', {'error', 'timeout', 'killed'})
+    "The process limit stops the bomb at once: fork raises in the worker, its children exit, and nothing is left"
+    r = attack(sb, 'import os\nwhile True: os.fork()', {'error'}, reset=False)
+    assert 'BlockingIOError' in r.error
     time.sleep(0.3); sb.python('1') # the worker reaps exited children before and after each run
-    assert _alive(_tree({sb._proc.pid})) == {sb._proc.pid} # no children left behind
+    assert _live(_tree({sb._proc.pid})) == {sb._proc.pid} # no children left behind
     assert sb.python('import subprocess; subprocess.run(["true"]).returncode') == '0' # the process limit is free again
 
 def test_fork_bomb_caught(sb):
-    "Forks that catch the error and keep trying until the parent kills the tree"
-    pid = sb._proc.pid
-    attack(sb, 'import os\nwhile True:\n    try: os.fork()\n    except OSError: pass', {'timeout'})
+    "Forks that catch the error and keep trying until the worker's own timeout kills what the run started"
+    attack(sb, 'import os\nwhile True:\n    try: os.fork()\n    except OSError: pass', {'timeout'}, reset=False)
     time.sleep(0.3); sb.python('1')
-    assert _alive(_tree({sb._proc.pid})) == {sb._proc.pid}
+    assert _live(_tree({sb._proc.pid})) == {sb._proc.pid}
 
 def test_grandchild_new_session(sb):
     pid = int(sb.python('import subprocess\np = subprocess.Popen(["sleep", "1000"], start_new_session=True)\np.pid'))
     attack(sb, 'p.wait()', {'timeout'})
     _gone({pid})
+
+@root
+@pytest.mark.parametrize('death', ['os._exit(3)', 'os.kill(os.getpid(), 9)',
+                                   'import resource\nresource.setrlimit(resource.RLIMIT_CPU, (1, 1))\nwhile True: pass'])
+def test_grandchild_dies_with_the_worker(sb, death):
+    "A grandchild in a new session is killed even when the worker dies first (its orphans go to init, out of the tree)"
+    pid = int(sb.python('import subprocess\np = subprocess.Popen(["sleep", "1000"], start_new_session=True)\np.pid'))
+    uid = sb.uid
+    r = attack(sb, 'import os\n'+death, {'killed'}, reset=True)
+    _gone({pid})
+    assert not _alive(uid) and sb.uid != uid # a fresh worker under a fresh uid
 
 def test_double_fork_daemon(sb):
     "A daemon whose parent exited is adopted by the worker (a subreaper), so it is killed too"
@@ -109,12 +111,35 @@ def test_alarm_and_catch_all(sb):
     attack(sb, 'import signal\nsignal.alarm(0)\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\n'
                'while True:\n    try: pass\n    except BaseException: pass', {'timeout'}, reset=True)
 
-def test_deep_recursion(sb):
-    attack(sb, 'import sys\nsys.setrecursionlimit(10**6)\ndef f(n): return f(n+1)\nf(0)', {'error', 'memory', 'timeout', 'killed'})
+def test_deep_recursion():
+    "Python-to-Python calls use no C stack (3.11+), so a million frames fit in memory and end in RecursionError, within a timeout that leaves room for them"
+    with Sandbox(timeout=10) as s:
+        r = attack(s, 'import sys\nsys.setrecursionlimit(10**6)\ndef f(n): return f(n+1)\nf(0)', {'error'}, reset=False)
+        assert r.error.rstrip().endswith('RecursionError: maximum recursion depth exceeded') and len(r.error) < 10_000
 
 def test_file_size_limit(sb):
     r = attack(sb, 'open("big", "wb").write(b"x" * (100 * 2**20))', {'error'})
     assert 'File too large' in r.error
+
+def test_cpu_limit():
+    "CPU seconds, soft = hard: the code cannot raise the limit, and ignoring SIGXCPU does not help (the kernel sends SIGKILL)"
+    with Sandbox(timeout=10, cpu_s=1) as s:
+        assert s.python('import resource; resource.getrlimit(resource.RLIMIT_CPU)') == '(1, 1)'
+        assert 'not allowed to raise maximum limit' in s.python('resource.setrlimit(resource.RLIMIT_CPU, (1000, 1000))')
+        r = attack(s, 'import signal\nsignal.signal(signal.SIGXCPU, signal.SIG_IGN)\nwhile True: pass', {'killed'}, reset=True)
+        assert 'SIGKILL' in r.error
+
+def test_open_files_limit(sb):
+    assert sb.python('import resource; resource.getrlimit(resource.RLIMIT_NOFILE)') == '(256, 256)'
+    r = attack(sb, 'fs = [open("/dev/null") for _ in range(1000)]', {'error'}, reset=False)
+    assert 'Too many open files' in r.error
+    assert 'not allowed to raise maximum limit' in sb.python('resource.setrlimit(resource.RLIMIT_NOFILE, (4096, 4096))')
+
+def test_no_core_dumps(sb):
+    assert sb.python('import resource; resource.getrlimit(resource.RLIMIT_CORE)') == '(0, 0)'
+    assert 'not allowed to raise maximum limit' in sb.python('resource.setrlimit(resource.RLIMIT_CORE, (2**30, 2**30))')
+    code = 'import subprocess, sys, os\nsubprocess.run([sys.executable, "-c", "import os; os.abort()"]).returncode, os.listdir()'
+    assert sb.python(code) == f'({-signal.SIGABRT}, [])' # the crash left no core file
 
 def test_environment(sb):
     env = sb.run('import os; print(*os.environ)').stdout.split()
@@ -122,16 +147,112 @@ def test_environment(sb):
     assert sb.python('import sys; sys.stdin.read()') == "''"
     assert sb.python('import os; os.getcwd()').strip("'") == sb.dir
 
-def test_forged_answer(sb):
-    "Code writing junk to the answer pipe gets a restart, not a crash of the parent"
-    r = sb.run('import os\nfor fd in range(3, 10):\n    try: os.write(fd, b"junk\\n")\n    except OSError: pass')
-    assert r.status in {'ok', 'killed', 'error'}
+def test_isolated_interpreter(monkeypatch):
+    "`python -I`: no PYTHON* variables, no user site, not even the working directory on sys.path; nothing of the parent's environment"
+    monkeypatch.setenv('PYTHONPATH', '/tmp/planted'); monkeypatch.setenv('FNCALL_SECRET', 'hunter2')
+    with Sandbox(timeout=T) as s:
+        assert s.python('import sys; sys.flags.isolated, sys.flags.ignore_environment, sys.flags.no_user_site') == '(1, 1, 1)'
+        assert s.python(f'"/tmp/planted" in sys.path or "" in sys.path or {s.dir!r} in sys.path') == 'False'
+        assert s.python('import os; os.environ.get("FNCALL_SECRET")') == ''
+
+def test_large_request_while_gil_is_held(sb):
+    "A thread holding the GIL in C keeps the worker from reading: the parent's write is bounded by the deadline too"
+    sb.run('import threading, time\ndef hog():\n    time.sleep(0.3); sum(range(10**13))\nthreading.Thread(target=hog, daemon=True).start()')
+    time.sleep(0.6)
+    t = time.monotonic()
+    r = sb.run('x = """' + 'a'*200_000 + '"""\nlen(x)')
+    assert time.monotonic()-t < T+2 and (r.status, r.reset) == ('timeout', True)
     assert sb.python('1+1') == '2'
+
+def test_junk_on_answer_pipe(sb):
+    "Code writing junk to the answer pipe changes nothing"
+    r = sb.run('import os\nfor fd in range(3, 10):\n    try: os.write(fd, b"junk\\n{\\"id\\": 1")\n    except OSError: pass\n"real"')
+    assert (r.status, r.result, r.reset) == ('ok', "'real'", False)
+    assert sb.python('1+1') == '2'
+
+FORGE = '''import sys, os, json, time
+f = sys._getframe()
+while 'req' not in f.f_locals: f = f.f_back
+wfd = json.loads(sys.argv[-1])['wfd']
+os.write(wfd, json.dumps(dict(id=f.f_locals['req']['id']{id_change}, status='ok', result={result}, error='', cut=False)).encode() + b'\\n')
+time.sleep(0.3)
+"real"'''
+
+def test_forged_answers(sb):
+    "Answers with a wrong id or a field of the wrong type are ignored; the parent never crashes or falls out of step"
+    for id_change, result in (('+1', '"\'stale\'"'), ('', 5), ('-1', '"\'old\'"')):
+        r = sb.run(FORGE.format(id_change=id_change, result=result))
+        assert (r.status, r.result, r.reset) == ('ok', "'real'", False)
+        assert [sb.python(f'{i}+{i}') for i in range(3)] == ['0', '2', '4']
+
+def test_forged_answer_with_right_id(sb):
+    "Code can lie about its own result, but the real answer arriving later is stale and dropped: later calls stay in step"
+    r = sb.run(FORGE.format(id_change='', result='"\'FORGED\'"'))
+    assert r.result == "'FORGED'"
+    assert [sb.python(f'{i}+{i}') for i in range(3)] == ['0', '2', '4']
+
+def test_non_ascii_result(sb):
+    "Characters that JSON escapes fit the parent's bound on answers: no reset"
+    sb.run('keep = 7')
+    for code, status in (("'\\U0001F600' * 20000", 'ok'), ("raise ValueError('\\U0001F600' * 20000)", 'error'), ("'\\x01' * 50000", 'ok'),
+                         ("raise ValueError('\\x01' * 50000)", 'error')):
+        r = sb.run(code)
+        assert (r.status, r.reset, r.truncated) == (status, False, True), (code, r.status, r.error[-200:])
+        assert len(r.result or r.error) < sb.max_output + 100
+    assert sb.python('keep') == '7'
+
+def test_result_truncated(sb):
+    r = sb.run("'x' * 100_000")
+    assert r.truncated and len(r.result) < sb.max_output + 100 and 'characters truncated' in r.result
+    assert not sb.run("'x' * 100").truncated
+
+def test_repr_within_timeout(sb):
+    "A `__repr__` that never returns hits the worker's own timeout, which keeps state"
+    sb.run('keep = 1')
+    r = attack(sb, 'class Loop:\n    def __repr__(self):\n        while True: pass\nLoop()', {'timeout'}, reset=False)
+    assert sb.python('keep') == '1'
+
+def test_stdout_replaced(sb):
+    "The code may set sys.stdout to None or close it: the worker survives and shows none of its own frames"
+    for code in ('import sys; sys.stdout = None', 'import sys; sys.__stdout__.close()', 'import sys; sys.stderr = None'):
+        r = sb.run(code)
+        assert (r.status, r.reset) == ('ok', False), str(r)
+        assert sb.python('1+1') == '2'
+    assert 'fncall' not in sb.run('import sys; sys.stdout = None\n1/0').error
 
 def test_closed(sb):
     tree = _tree({sb._proc.pid})
     sb.close()
     _gone(tree)
+
+@root
+def test_sandboxes_are_isolated():
+    "Each worker has a uid of its own: one sandbox cannot read another's files or memory, signal it, or use up its process budget"
+    with Sandbox(timeout=T, nproc=8) as a, Sandbox(timeout=T, nproc=8) as b:
+        assert a.uid != b.uid and a.uid != os.getuid()
+        b.run('secret = "hunter2"\nopen("notes.txt", "w").write("private")')
+        pid = b._proc.pid
+        for code in (f'open({b.dir!r} + "/notes.txt").read()', f'open("/proc/{pid}/mem", "rb")', f'open("/proc/{pid}/environ", "rb").read()',
+                     f'import os; os.kill({pid}, 9)', f'open("/proc/{os.getpid()}/mem", "rb")'):
+            assert a.run(code).error.splitlines()[-1].startswith('PermissionError'), code
+        assert a.python('import subprocess\nps = [subprocess.Popen(["sleep", "100"]) for _ in range(7)]') == ''
+        assert 'BlockingIOError' in a.python('subprocess.Popen(["true"])') # a's budget is spent...
+        assert b.python('import subprocess; subprocess.run(["true"]).returncode') == '0' # ...not b's
+        assert b.python('secret') == "'hunter2'"
+
+def test_fallback_without_root(monkeypatch):
+    "Without root the worker runs as the caller and the process tree is killed instead (see the notebook for what that misses)"
+    monkeypatch.setattr(os, 'geteuid', lambda: 1000)
+    s = Sandbox(timeout=T)
+    monkeypatch.undo()
+    try:
+        assert s.uid is None
+        pid = int(s.python('import subprocess\np = subprocess.Popen(["sleep", "1000"], start_new_session=True)\np.pid'))
+        attack(s, 'while True: pass', {'timeout'}, reset=False)
+        _gone({pid})
+        pid = int(s.python('p = subprocess.Popen(["sleep", "1000"], start_new_session=True)\np.pid'))
+    finally: _close(s)
+    _gone({pid})
 
 # The in-process tool: signals can only be set on the main thread, which pytest runs tests on
 def test_restores_previous_alarm():
@@ -150,16 +271,56 @@ def test_restores_previous_alarm():
 def test_timeout_interrupts_sleep_on_main_thread():
     t = time.monotonic()
     r = python('import time\nwhile True:\n    try: time.sleep(5)\n    except BaseException: pass', glb={}, timeout=0.3)
-    assert r.rstrip().endswith('TimeoutError') and time.monotonic()-t < 1
+    assert r.rstrip().endswith('TimeoutError') and time.monotonic()-t < 1.5
+
+def test_slow_repr_in_process():
+    t = time.monotonic()
+    r = python('import time\nclass Slow:\n    def __repr__(self): time.sleep(3); return "slow"\nprint("made"); Slow()', glb={}, timeout=0.3)
+    assert r.splitlines()[0] == 'made' and r.rstrip().endswith('TimeoutError') and time.monotonic()-t < 1.5
+
+def test_system_exit():
+    assert python('import sys; sys.exit(1)', glb={}).splitlines()[-1] == 'SystemExit: 1'
+    assert python('exit()', glb={}).splitlines()[-1] == 'SystemExit: None'
+    with pytest.raises(KeyboardInterrupt): python('raise KeyboardInterrupt', glb={})
 
 def test_default_namespace_is_callers():
     python('from_test = 1')
     assert globals()['from_test'] == 1
 
-def test_threads_get_user_namespace():
-    "Through call_funcs (a thread pool) there is no user frame: the code runs in __main__'s namespace, not fncall's"
+def test_concurrent_calls_keep_their_output():
+    "Calls in call_funcs threads each get what they printed, and sys.stdout is the real one afterwards"
     from fncall.call import call_funcs
-    import fncall.call, __main__
+    real = sys.stdout
+    res = call_funcs([('python', {'code': 'import time\nprint("A1")\ntime.sleep(0.2)\nprint("A2")'}),
+                      ('python', {'code': 'import time\ntime.sleep(0.1)\nprint("B1")\ntime.sleep(0.3)\nprint("B2")'})], ns=[python])
+    assert res == ['A1\nA2', 'B1\nB2'] and sys.stdout is real
+
+def test_stdout_restored_after_user_replaces_it():
+    real = sys.stdout
+    assert python('import sys, io; sys.stdout = io.StringIO(); print("lost")', glb={}) == ''
+    assert sys.stdout is real
+
+def test_threads_get_user_namespace():
+    "call_funcs runs each call in a thread with no user frame: the namespace is that of the thread waiting in call_funcs, not fncall's"
+    from fncall.call import call_funcs
+    import fncall.call
     call_funcs([('python', {'code': 'leak_check = 1'})], ns=[python])
     assert 'leak_check' not in vars(fncall.call)
-    assert vars(__main__).pop('leak_check') == 1
+    assert globals().pop('leak_check') == 1
+
+def test_registry_gets_user_namespace():
+    "FunctionRegistry.run dispatches through an event loop and a thread; the code still runs in the caller's module"
+    from fncall.tools import FunctionRegistry
+    import fncall.tools
+    reg = FunctionRegistry(); reg.add(python)
+    reg.run('TOOL_CALL {"name": "python", "arguments": {"code": "via_registry = 1"}}')
+    assert 'via_registry' not in vars(fncall.tools)
+    assert globals().pop('via_registry') == 1
+
+def test_python_tool_through_registry():
+    "python_tool fixes the namespace when it is made, whichever thread runs it"
+    from fncall.tools import FunctionRegistry
+    ns = {}
+    reg = FunctionRegistry(); reg.add(python_tool(ns, timeout=5))
+    out = reg.run('TOOL_CALL {"name": "python", "arguments": {"code": "y = 6*7\\ny"}}')
+    assert ns['y'] == 42 and '42' in json.dumps(out)
