@@ -9,7 +9,7 @@ __all__ = ['mk_ns', 'resolve_nm', 'get_schema_nm', 'coerce_inputs', 'call_func',
            'call_funcs_async']
 
 # %% ../nbs/01_call.ipynb #46efb448
-import asyncio, concurrent.futures, contextvars, copy, dataclasses, enum, inspect, json, keyword, operator, os, re, threading, traceback, types, typing, weakref
+import asyncio, concurrent.futures, contextlib, contextvars, copy, dataclasses, enum, inspect, json, keyword, operator, os, re, sys, threading, traceback, types, typing, weakref
 from collections import abc
 from functools import partial
 from decimal import Decimal
@@ -341,9 +341,25 @@ _own(_call, call_func)
 # %% ../nbs/01_call.ipynb #e868f55a
 def _is_async(f): return inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(getattr(f, '__call__', None))
 
+_caller_ns = contextvars.ContextVar('fncall_caller_ns', default=None)  # globals of the user code that handed out the tool calls now running
+
+def _caller_globals(f):
+    "Globals of the first user frame from `f` outwards, as the `python` tool tells user code from library code (None if it isn't loaded: no tool needs them)"
+    py = sys.modules.get('fncall.python')
+    return py._first_user(f) if py else None
+
+@contextlib.contextmanager
+def _dispatch(f):
+    "While the calls frame `f` hands out run in other threads or tasks, remember its caller's namespace (unless an outer dispatch did): `python` runs code there"
+    tok = _caller_ns.set(_caller_globals(f)) if _caller_ns.get() is None else None
+    try: yield
+    finally:
+        if tok is not None: _caller_ns.reset(tok)
+
 def _thread(fn, *args):
-    "A `concurrent.futures.Future` of `fn(*args)`, run (in a copy of the current context) in a daemon thread of its own"
+    "A `concurrent.futures.Future` of `fn(*args)`, run (in a copy of the current context, which remembers the caller's namespace) in a daemon thread of its own"
     fut, ctx = concurrent.futures.Future(), contextvars.copy_context()
+    if ctx.get(_caller_ns) is None: ctx.run(_caller_ns.set, _caller_globals(sys._getframe(1)))
     def work():
         if not fut.set_running_or_notify_cancel(): return
         try: fut.set_result(ctx.run(fn, *args))
@@ -431,6 +447,6 @@ async def call_funcs_async(
         if isinstance(c, _CallError): return False, c, None, None
         try: return *await asyncio.wait_for(_attempt(*c, ns), timeout), c[0], None
         except asyncio.TimeoutError: return _timed_out(c[0], timeout)
-    return _results(await asyncio.gather(*(one(_read(c, i)) for i,c in enumerate(calls))), raise_on_err)
+    with _dispatch(sys._getframe()): return _results(await asyncio.gather(*(one(_read(c, i)) for i,c in enumerate(calls))), raise_on_err)
 
 _own(_call_sync, _run, _attempt, call_funcs_async)

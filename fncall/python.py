@@ -138,24 +138,15 @@ def _first_user(f):
         f = f.f_back
     return None
 
-def _dispatching(f):
-    "Is `f` a frame of fncall's dispatch (`call_funcs`, a registry), which hands calls to worker threads?"
-    nm = f.f_globals.get('__name__') or ''
-    return nm.startswith('fncall.') and nm != 'fncall.python'
-
-def _waiting_ns():
-    "Namespace of the user frame below fncall's dispatch in the one other thread waiting in it; None if there is no such thread or they disagree"
-    found, me = {}, threading.get_ident()
-    for tid, f in sys._current_frames().items():
-        if tid == me: continue
-        while f is not None and not _dispatching(f): f = f.f_back
-        if f is not None and (ns := _first_user(f)) is not None: found[id(ns)] = ns
-    return next(iter(found.values())) if len(found)==1 else None
+def _dispatched_ns():
+    "Namespace of the user code that handed fncall this tool call (run in another thread or task), or None"
+    call = sys.modules.get('fncall.call')  # not imported: the Sandbox worker runs this module on its own
+    return call._caller_ns.get() if call else None
 
 def _user_ns(f):
-    "The first user frame's globals from `f` outwards, else those of the thread that dispatched this call, else IPython's (or `__main__`'s)"
+    "The first user frame's globals from `f` outwards, else those of the code that dispatched this call, else IPython's (or `__main__`'s)"
     ns = _first_user(f)
-    if ns is None: ns = _waiting_ns()
+    if ns is None: ns = _dispatched_ns()
     if ns is not None: return ns
     ip = sys.modules.get('IPython')
     shell = ip.get_ipython() if ip else None

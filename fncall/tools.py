@@ -8,10 +8,10 @@ Docs: https://fncall.github.io/fncall/tools.html.md"""
 __all__ = ['FunctionTool', 'FunctionRegistry']
 
 # %% ../nbs/07_tools.ipynb #13a966c3
-import asyncio, concurrent.futures, functools, inspect, json
+import asyncio, concurrent.futures, contextvars, functools, inspect, json, sys
 from fastcore.basics import patch
 from .schema import get_schema
-from .call import call_func, call_func_async, _model_err, _is_async
+from .call import call_func, call_func_async, _model_err, _is_async, _dispatch
 from .providers import tool_schema
 from .pycall import parse_function_calls, map_positional_args
 from .parse import ToolCallParser
@@ -24,10 +24,11 @@ async def _outcome(nm, f, args, timeout=None):
     except (Exception, SystemExit) as e: return _model_err(nm, e, timeout), True  # a tool's sys.exit is its error, not the host's
 
 def _sync(coro):
-    "Result of `coro`, run on a new event loop (in a worker thread if this one already has a loop running)"
-    try: asyncio.get_running_loop()
-    except RuntimeError: return asyncio.run(coro)
-    with concurrent.futures.ThreadPoolExecutor(1) as ex: return ex.submit(asyncio.run, coro).result()
+    "Result of `coro`, run on a new event loop (in a worker thread if this one already has a loop running); the caller's frame is remembered for `python`"
+    with _dispatch(sys._getframe(1)):
+        try: asyncio.get_running_loop()
+        except RuntimeError: return asyncio.run(coro)
+        with concurrent.futures.ThreadPoolExecutor(1) as ex: return ex.submit(contextvars.copy_context().run, asyncio.run, coro).result()
 
 def _unbound(f):
     "Is `f` a function written in a class body whose first parameter is `self`, i.e. a method with no instance?"
@@ -76,7 +77,7 @@ class FunctionTool:
                    inputs:dict|str|None=None, # A model's arguments: a dict or a JSON object string
                    timeout:float|None=None): # Seconds the call may take
         "The tool's result for a model's `inputs`, or the error text for the model if the call failed"
-        return (await _outcome(self.name, self.fn, inputs, timeout))[0]
+        with _dispatch(sys._getframe()): return (await _outcome(self.name, self.fn, inputs, timeout))[0]
 
     def run(self, inputs:dict|str|None=None, timeout:float|None=None):
         "The tool's result for a model's `inputs`, or the error text for the model if the call failed"
@@ -238,7 +239,7 @@ async def arun(self:FunctionRegistry,
               )->list: # Messages for the next turn
     "Run the tool calls in `response` concurrently; the provider's next-turn messages carrying the results"
     fmt, calls = self._calls(response, context)
-    return _reply(fmt, calls, await asyncio.gather(*(self._run1(nm, args, err, timeout) for _,nm,args,err in calls)))
+    with _dispatch(sys._getframe()): return _reply(fmt, calls, await asyncio.gather(*(self._run1(nm, args, err, timeout) for _,nm,args,err in calls)))
 
 @patch
 def run(self:FunctionRegistry,

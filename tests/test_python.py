@@ -1,6 +1,7 @@
 "Real attacks on `Sandbox` and the timeout of the in-process `python` tool (timeouts of 2 s keep the file short)"
 import io, json, os, signal, sys, threading, time, pytest
 from fncall.python import python, python_tool, Sandbox, _tree, _alive
+from fncall.tools import FunctionRegistry
 
 T = 2 # sandbox timeout in seconds; each attack must end within T+2 s
 root = pytest.mark.skipif(os.geteuid() != 0, reason='a uid of its own for each worker needs root')
@@ -301,7 +302,7 @@ def test_stdout_restored_after_user_replaces_it():
     assert sys.stdout is real
 
 def test_threads_get_user_namespace():
-    "call_funcs runs each call in a thread with no user frame: the namespace is that of the thread waiting in call_funcs, not fncall's"
+    "call_funcs runs each call in a thread with no user frame: the namespace is that of call_funcs' caller, not fncall's"
     from fncall.call import call_funcs
     import fncall.call
     call_funcs([('python', {'code': 'leak_check = 1'})], ns=[python])
@@ -316,6 +317,21 @@ def test_registry_gets_user_namespace():
     reg.run('TOOL_CALL {"name": "python", "arguments": {"code": "via_registry = 1"}}')
     assert 'via_registry' not in vars(fncall.tools)
     assert globals().pop('via_registry') == 1
+
+def test_async_dispatch_gets_user_namespace():
+    "call_func_async, call_funcs_async and a registry's arun hand the call to a thread or task; the code still runs in the caller's module"
+    import asyncio, fncall.call, fncall.tools
+    from fncall.call import call_func_async, call_funcs_async
+    reg = FunctionRegistry(); reg.add(python)
+    async def main():
+        await call_func_async('python', {'code': 'via_async = 1'}, ns=[python])
+        await call_funcs_async([('python', {'code': 'via_batch = 2'}), ('python', {'code': 'via_batch2 = 3'})], ns=[python])
+        await reg.arun('TOOL_CALL {"name": "python", "arguments": {"code": "via_arun = 4"}}')
+    asyncio.run(main())
+    names = ('via_async', 'via_batch', 'via_batch2', 'via_arun')
+    assert not any(n in vars(m) for n in names for m in (fncall.call, fncall.tools, fncall.python))
+    assert [globals().pop(n) for n in names] == [1, 2, 3, 4]
+    assert fncall.call._caller_ns.get() is None  # nothing left behind
 
 def test_python_tool_through_registry():
     "python_tool fixes the namespace when it is made, whichever thread runs it"
