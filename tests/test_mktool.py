@@ -165,7 +165,7 @@ CASES = ([s for s in SCHEMAS if s not in RECURSIVE] + [{'name': t['name'], 'desc
          + [{'name': t.name, 'description': t.description, 'input_schema': t.input_schema} for t in MCP_LISTED])
 
 def test_corpus_size():
-    assert len(CASES) >= 20 and len(MCP_LISTED) == 5 + 2*5
+    assert len(CASES) >= 20 and len(MCP_LISTED) == 5 + 2*6
     assert [t.name for t in MCP_LISTED].count('python') == 2
 
 @pytest.mark.parametrize('orig', CASES, ids=lambda s: s['name'])
