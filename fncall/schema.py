@@ -269,12 +269,17 @@ def _doc_params(dp):
     ivars = {m.args[-1]: m.description for m in dp.meta if len(m.args) > 1 and m.args[0] in ('ivar', 'var', 'cvar')}
     return ivars | {p.arg_name.lstrip('*'): p.description for p in dp.params}
 
+def _ret_doc(dp):
+    "The text of parsed docstring `dp`'s returns section, or None: not a Yields section, nor an empty one (as our own `- type: string` line parses)"
+    r = dp and dp.returns
+    return r.description or None if r and not r.is_generator else None
+
 def _doc_parts(doc):
     "Docstring `doc` as: its text for the model (less the parameter and returns sections, when it has any), its parameter descriptions, its parse"
     if not doc or not re.search(r'[:@]|^\s*-{3,}', doc, re.M): return doc, {}, None  # no sections: nothing to parse (parsing is slow)
     dp = _parse_doc(doc)
     ps = _doc_params(dp)
-    return (_strip_params(doc) if ps or (dp and dp.returns) else doc), ps, dp
+    return (_strip_params(doc) if ps or _ret_doc(dp) else doc), ps, dp
 
 def _norm(s): return ' '.join(s.split()) if s else s
 
@@ -489,7 +494,7 @@ def _describe(doc, parts, ret, nm):
     text, ps, dp = parts
     if ret is None: return text
     has_type = ret.anno not in (empty, None, NoneType)
-    rdoc = ret.docment or (dp.returns.description if dp and dp.returns else None)
+    rdoc = ret.docment or _ret_doc(dp)
     if not (has_type or rdoc): return text
     tstr = f'type: {_type_str(ret.anno)}' if has_type else None
     return text + '\n\nReturns:\n- ' + (f'{rdoc} ({tstr})' if rdoc and tstr else rdoc or tstr)

@@ -778,3 +778,17 @@ def test_bound_and_unbound_cached_apart():
     for _ in range(2):
         assert get_schema(c)['description'] == 'A C'
         with pytest.raises(ValueError, match='no docstring'): get_schema(c.__call__)
+
+def test_returns_kept_when_not_merged():
+    "A Returns block with no parsed text (the one get_schema writes, as mk_tool hands back) and a Yields section stay in the text"
+    def made(): "Greet someone\n\nReturns:\n- type: string"
+    assert get_schema(made)['description'] == 'Greet someone\n\nReturns:\n- type: string'
+    def gen(n:int):
+        """Count.
+
+        Args:
+            n: how far
+        Yields:
+            the numbers
+        """
+    assert get_schema(gen)['description'] == 'Count.\n\nYields:\n    the numbers'
