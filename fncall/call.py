@@ -9,18 +9,18 @@ __all__ = ['mk_ns', 'resolve_nm', 'get_schema_nm', 'coerce_inputs', 'call_func',
            'call_funcs_async']
 
 # %% ../nbs/01_call.ipynb #46efb448
-import asyncio, concurrent.futures, contextlib, contextvars, copy, dataclasses, enum, inspect, json, keyword, operator, os, re, sys, threading, traceback, types, typing, weakref
+import asyncio, concurrent.futures, contextlib, contextvars, copy, enum, inspect, json, keyword, os, re, sys, threading, traceback, types, typing, weakref
 from collections import abc
 from functools import partial
 from decimal import Decimal
 from pathlib import Path
 from uuid import UUID
-from types import ModuleType, NoneType, UnionType
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from types import ModuleType, UnionType
+from typing import Annotated, Any, ForwardRef, Union, get_args, get_origin
 from typing_extensions import NotRequired, TypedDict, is_typeddict
-from pydantic import BaseModel, BeforeValidator, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BeforeValidator, ConfigDict, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
-from .schema import custom_types, empty, get_schema, _alias
+from .schema import custom_types, empty, get_schema, _alias, _is_record, _target, _globals, _Defs, _hints, _resolve, _fingerprint, _unchanged
 
 # %% ../nbs/01_call.ipynb #d72217ed
 def mk_ns(
@@ -117,10 +117,6 @@ def _to_dict(v):
     return v
 
 # %% ../nbs/01_call.ipynb #9cae014e
-def _is_record(t):
-    "Is class `t` built from a dict of its fields?"
-    return dataclasses.is_dataclass(t) or is_typeddict(t) or issubclass(t, BaseModel) or (issubclass(t, tuple) and hasattr(t, '_fields'))
-
 def _build(cls, v):
     "An instance of class `cls` from a dict (or JSON string) of its fields"
     v = _json(v, dict)
@@ -170,46 +166,41 @@ class _Spec(typing.NamedTuple):
     params: dict  # name -> has a default (or is not required)
     aliases: dict # schema name (`Field(alias=...)`) -> parameter name
     varkw: bool   # takes **kwargs
-    posonly: list # names that must be passed by position
-    adapter: TypeAdapter
+    posonly: list # (name, default) of each positional-only parameter, in order
+    validate: abc.Callable # pydantic's validator of the arguments (the core one: `TypeAdapter.validate_python` wraps it, and costs more)
 
 def _params(func):
-    "name -> (annotation, has default) for the parameters of `func` (or the keys of TypedDict `func`); takes **kwargs?; positional-only names"
-    if is_typeddict(func):
-        hints = typing.get_type_hints(func)
-        return {k: (a, k not in func.__required_keys__) for k,a in hints.items()}, False, []
-    sig = inspect.signature(func)
-    try: hints = typing.get_type_hints(func, include_extras=True)
-    except Exception: hints = {}
-    ps = {}
-    for n,p in sig.parameters.items():
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD): continue
-        a = hints.get(n, p.annotation)
-        ps[n] = (Any if a is empty or isinstance(a, str) else a, p.default is not empty)
+    "name -> (annotation, has default) for the parameters of `func` (or the keys of TypedDict `func`), annotations resolved as `get_schema` resolves them; takes **kwargs?; positional-only (name, default)s"
+    t = _target(func)
+    ds = _Defs(glb=_globals(t))
+    if isinstance(t, type): ds.names[t] = ''  # a class can name itself, as in its schema
+    def anno(n, a):
+        if a is empty: return Any
+        if not isinstance(a, (str, ForwardRef)): return a
+        try: return _resolve(a, ds)
+        except TypeError as e: raise TypeError(f"Parameter {n!r}: {e}") from None
+    if is_typeddict(func): return {k: (anno(k, a), k not in func.__required_keys__) for k,a in _hints(func, ds, extras=False).items()}, False, []
+    sig, hints = inspect.signature(func), _hints(t, ds)
+    ps = {n: (anno(n, hints.get(n, p.annotation)), p.default is not empty) for n,p in sig.parameters.items() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
     return (ps, any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()),
-            [n for n,p in sig.parameters.items() if p.kind is p.POSITIONAL_ONLY])
+            [(n, p.default) for n,p in sig.parameters.items() if p.kind is p.POSITIONAL_ONLY])
 
 def _make_spec(func):
     ps, varkw, posonly = _params(func)
     td = TypedDict('Arguments', {n: NotRequired[_lax(a)] if opt else _lax(a) for n,(a,opt) in ps.items()})
     td.__pydantic_config__ = ConfigDict(arbitrary_types_allowed=True, coerce_numbers_to_str=True)
     aliases = {k: n for n,(a,_) in ps.items() if (al := _alias(a)) for k in (al, _py_nm(al))}  # also as Gemini renames it
-    return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, varkw, posonly, TypeAdapter(td))
+    return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, varkw, posonly, TypeAdapter(td).validator.validate_python)
 
 _specs = weakref.WeakKeyDictionary()
 
-def _fingerprint(o):
-    "What the spec of function or class `o` depends on, compared by identity"
-    if isinstance(o, type): return vars(o).get('__init__'), vars(o).get('__annotations__')
-    return getattr(o, '__code__', None), getattr(o, '__defaults__', None), getattr(o, '__kwdefaults__', None), getattr(o, '__annotations__', None)
-
 def _spec(func):
-    "The cached `_Spec` of `func`"
+    "The cached `_Spec` of `func`, remade when `get_schema` would remake its schema (the same `_fingerprint`)"
     o = getattr(func, '__func__', func)
-    key, fp = func is not o, _fingerprint(o)
+    key, fp = func is not o, _fingerprint(func, _target(func))
     try: hit = _specs.get(o)
     except TypeError: return _make_spec(func)  # not weakly referenceable: no caching
-    if hit and (e := hit.get(key)) and all(map(operator.is_, e[0], fp)) and e[1] == custom_types: return e[2]
+    if hit and (e := hit.get(key)) and _unchanged(fp, e[0]) and e[1] == custom_types: return e[2]
     res = _make_spec(func)
     _specs.setdefault(o, {})[key] = fp, set(custom_types), res
     return res
@@ -265,15 +256,15 @@ def coerce_inputs(
 def _coerce(sp, inputs):
     inputs = _json(inputs, dict) if inputs is not None else {}
     if not isinstance(inputs, dict): raise _InputError(f"arguments must be a JSON object, got {repr(inputs)[:80]}")
-    args, extra, errs = {}, {}, []
+    args, extra, errs, ps = {}, {}, [], sp.params
     for k,v in inputs.items():
-        n = k if k in sp.params else sp.aliases.get(k) or _py_nm(str(k))
-        if n not in sp.params:
+        n = k if k in ps else sp.aliases.get(k) or _py_nm(str(k))
+        if n not in ps:
             if sp.varkw: extra[k] = v
             else: errs.append(f"{k}: unknown argument")
         elif n in args: errs.append(f"{k}: given twice")
-        elif not (v is None and sp.params[n]): args[n] = v  # null for a parameter with a default means "use the default"
-    try: args = sp.adapter.validate_python(args)
+        elif not (v is None and ps[n]): args[n] = v  # null for a parameter with a default means "use the default"
+    try: args = sp.validate(args)
     except ValidationError as e: errs += _err_lines(e)
     if errs: raise _InputError('\n'.join(errs) + f"\n(parameters: {', '.join(sp.params) or 'none'})")
     return args | extra
@@ -318,9 +309,10 @@ def _prepare(fc_name, fc_inputs, ns):
     return f, _coerce(sp, fc_inputs), sp.posonly
 
 def _call(f, args, posonly):
-    "Call `f` with validated `args` (positional-only parameters by position)"
-    pos = [args.pop(n) for n in posonly if n in args]
-    return f(*pos, **args)
+    "Call `f` with validated `args`; positional-only parameters (`(name, default)`s) by position, up to the last one given, the defaults of those left out before it filled in"
+    if not posonly: return f(**args)
+    last = max((i for i,(n,_) in enumerate(posonly) if n in args), default=-1)
+    return f(*[args.pop(n, d) for n,d in posonly[:last+1]], **args)
 
 def _name(fc_name): return fc_name if isinstance(fc_name, str) else getattr(fc_name, '__name__', repr(fc_name))
 
@@ -420,7 +412,7 @@ def call_funcs(
 )->list: # Results, in the order of `calls`
     "Run a batch of tool calls concurrently, each in a thread of its own"
     calls = [_read(c, i) for i,c in enumerate(calls)]
-    futs = [None if isinstance(c, _CallError) else _thread(_run, *c, ns) for c in calls]
+    with _dispatch(sys._getframe()): futs = [None if isinstance(c, _CallError) else _thread(_run, *c, ns) for c in calls]  # the caller's namespace found once
     concurrent.futures.wait([f for f in futs if f], timeout=timeout)
     outs = []
     for c,fu in zip(calls, futs):

@@ -8,7 +8,7 @@ Docs: https://fncall.github.io/fncall/schema.html.md"""
 __all__ = ['empty', 'custom_types', 'handle_type', 'get_schema']
 
 # %% ../nbs/00_schema.ipynb #ac56daa2
-import ast, dataclasses, enum, inspect, io, linecache, math, re, textwrap, tokenize, typing, weakref, datetime as dt
+import ast, dataclasses, enum, inspect, io, linecache, math, operator, re, textwrap, tokenize, types, typing, weakref, datetime as dt
 from collections import abc, deque
 from decimal import Decimal
 from functools import partial
@@ -51,11 +51,17 @@ class _Defs(dict):
         super().__init__(d or {})
         self.names,self.glb,self.dynamic = {},glb or {},False
 
+def _globals(t):
+    "The globals a string annotation of function or class `t` names things in: the function's, or its module's"
+    return getattr(inspect.unwrap(t), '__globals__', None) or vars(inspect.getmodule(t) or typing)
+
+def _local(ds): return {c.__name__: c for c in ds.names if isinstance(c, type)}
+
 def _resolve(t, ds):
     "The type a string annotation or `ForwardRef` names"
     nm = t.__forward_arg__ if isinstance(t, ForwardRef) else t
     ds.dynamic = True  # the name could be rebound later, so this schema is not cached
-    try: return eval(nm, dict(ds.glb), {c.__name__: c for c in ds.names if isinstance(c, type)})
+    try: return eval(nm, dict(ds.glb), _local(ds))
     except Exception as e: raise TypeError(f"Can't resolve the annotation {nm!r}: {e}") from None
 
 # %% ../nbs/00_schema.ipynb #954ffdda
@@ -263,12 +269,17 @@ def _doc_params(dp):
     ivars = {m.args[-1]: m.description for m in dp.meta if len(m.args) > 1 and m.args[0] in ('ivar', 'var', 'cvar')}
     return ivars | {p.arg_name.lstrip('*'): p.description for p in dp.params}
 
+def _ret_doc(dp):
+    "The text of parsed docstring `dp`'s returns section, or None: not a Yields section, nor an empty one (as our own `- type: string` line parses)"
+    r = dp and dp.returns
+    return r.description or None if r and not r.is_generator else None
+
 def _doc_parts(doc):
-    "Docstring `doc` as: its text for the model (less the parameter sections, when it has any), its parameter descriptions, its parse"
+    "Docstring `doc` as: its text for the model (less the parameter and returns sections, when it has any), its parameter descriptions, its parse"
     if not doc or not re.search(r'[:@]|^\s*-{3,}', doc, re.M): return doc, {}, None  # no sections: nothing to parse (parsing is slow)
     dp = _parse_doc(doc)
     ps = _doc_params(dp)
-    return (_strip_params(doc) if ps else doc), ps, dp
+    return (_strip_params(doc) if ps or _ret_doc(dp) else doc), ps, dp
 
 def _norm(s): return ' '.join(s.split()) if s else s
 
@@ -277,11 +288,13 @@ def _fld(anno, default=empty, docment=None, required=None, docdesc=None):
     return AttrDict(anno=anno, default=default, docment=docment, docdesc=docdesc,
                     required=default is empty if required is None else required)
 
-def _hints(o, ds):
-    "Annotations of `o`, with strings resolved where possible (the rest are resolved later by `_resolve`)"
+def _hints(o, ds, extras=True):
+    "Annotations of `o`, with strings resolved where possible, also naming the classes `ds` describes (a local class naming itself); the rest are resolved later by `_resolve`"
     raw = o.__dict__.get('__annotations__', {}) if isinstance(o, type) else getattr(o, '__annotations__', {})
     if any(isinstance(a, str) for a in raw.values()): ds.dynamic = True
-    try: return typing.get_type_hints(o, include_extras=True)
+    try: return typing.get_type_hints(o, include_extras=extras)
+    except Exception: pass
+    try: return typing.get_type_hints(o, localns=_local(ds), include_extras=extras)
     except Exception: return dict(raw)
 
 # %% ../nbs/00_schema.ipynb #9385f6f0
@@ -339,7 +352,7 @@ def _attr_fields(cls, ds, doc_params):
 from typing_extensions import is_typeddict
 
 def _is_record(t):
-    "Is class `t` described by its fields rather than as the container it subclasses?"
+    "Is class `t` a record: described by its fields rather than as the container it subclasses, and built from a dict of them (by `call_func`)?"
     return dataclasses.is_dataclass(t) or is_typeddict(t) or issubclass(t, BaseModel) or (issubclass(t, tuple) and hasattr(t, '_fields'))
 
 def _own_doc(cls):
@@ -481,16 +494,19 @@ def _describe(doc, parts, ret, nm):
     text, ps, dp = parts
     if ret is None: return text
     has_type = ret.anno not in (empty, None, NoneType)
-    rdoc = ret.docment or (dp.returns.description if ps and dp.returns else None)
+    rdoc = ret.docment or _ret_doc(dp)
     if not (has_type or rdoc): return text
     tstr = f'type: {_type_str(ret.anno)}' if has_type else None
     return text + '\n\nReturns:\n- ' + (f'{rdoc} ({tstr})' if rdoc and tstr else rdoc or tstr)
 
 # %% ../nbs/00_schema.ipynb #487d5df9
+_plain_callables = (types.FunctionType, types.MethodType, type)
+
 def _target(f):
     "The function or class whose signature and docs describe callable `f` (for a `partial`, those of what it wraps)"
-    if isinstance(f, partial): return _target(f.func)
-    if isinstance(f, type) or inspect.isroutine(f): return f
+    if isinstance(f, _plain_callables): return f  # the common case first: `call_func` asks on every call
+    if isinstance(f, partial): return _target(f.func)  # before `isroutine`: newer Pythons make a `partial` a method descriptor
+    if inspect.isroutine(f): return f
     if callable(f): return f.__call__
     raise TypeError(f"get_schema needs a function, method, class, callable instance or schema dict, got {f!r}")
 
@@ -500,20 +516,23 @@ def _bound(f, t):
     return set(f.keywords) | (set(inspect.signature(t).parameters) - set(inspect.signature(f).parameters))
 
 def _drop(s, skip):
-    "Remove the properties of object schema `s` whose names `skip` says"
+    "Remove the properties of object schema `s` whose names `skip` says (and `required` if none is left)"
     s['properties'] = {k:v for k,v in s['properties'].items() if not skip(k)}
-    if 'required' in s: s['required'] = [k for k in s['required'] if not skip(k)] or s.pop('required') and None
+    if 'required' not in s: return
+    if (req := [k for k in s['required'] if not skip(k)]): s['required'] = req
+    else: del s['required']
 
 def _make_schema(f, pname, evalable, skip_hidden, name):
     t, g = _target(f), f.func if isinstance(f, partial) else f
-    glb = getattr(inspect.unwrap(t), '__globals__', None) or vars(inspect.getmodule(t) or typing)
-    ds, bound = _Defs(glb=glb), _bound(f, t)
+    ds, bound = _Defs(glb=_globals(t)), _bound(f, t)
     def skip(n): return (skip_hidden and n.startswith('_')) or n in bound
     if isinstance(t, type):
         ds.names[t] = ''  # the root: a class that contains itself refers to it as '#'
         doc, ret = _own_doc(t) if _is_record(t) else inspect.getdoc(t) if t.__doc__ else None, None
         parts, s = _doc_parts(doc), _class_schema(t, ds)
         s.pop('description', None)
+        if 'properties' not in s:  # a pydantic `RootModel`, say
+            raise TypeError(f"{t.__name__} has no named fields, so it can't be a tool's input (its JSON schema is {str(s)[:80]}): use it as a parameter's type")
         _drop(s, skip)
     else:
         doc = inspect.cleandoc(t.__doc__ or (g.__doc__ if t is not g else None) or '')
@@ -528,17 +547,26 @@ def _make_schema(f, pname, evalable, skip_hidden, name):
 # %% ../nbs/00_schema.ipynb #f198b47d
 _cache = weakref.WeakKeyDictionary()
 
-def _fingerprint(f, t, classes):
-    "What a schema of `f` (described by `t`) depends on, compared by identity: code, defaults, docs, annotations (each one, so an edit in place counts), what a `partial` binds, and the `__init__`, doc and annotations of `classes`"
+def _class_fp(c):
+    "What a schema depends on in class `c`: its docstring, `__init__` and own annotations"
+    ann = vars(c).get('__annotations__')  # its own, not its bases'
+    return [c.__doc__, c.__init__, ann, *ann.values()] if ann else [c.__doc__, c.__init__, ann]
+
+def _fingerprint(f, t, classes=()):
+    "What a schema (or `call_func`'s validator) of `f`, described by `t`, depends on, compared by identity: code, defaults, docs, annotations, what a `partial` binds, and the `__init__`, doc and annotations of `classes`"
     o = getattr(t, '__func__', t)
-    if isinstance(o, type): res = [o.__doc__, o.__init__, vars(o).get('__annotations__')]
+    if isinstance(o, type): res = _class_fp(o)
     else:
         ann = getattr(o, '__annotations__', None)
-        res = [getattr(o, '__code__', None), getattr(o, '__defaults__', None), getattr(o, '__kwdefaults__', None),
-               o.__doc__, t is not f and f.__doc__, ann, *(ann.values() if ann else ())]
+        res = [getattr(o, '__code__', None), getattr(o, '__defaults__', None), getattr(o, '__kwdefaults__', None), o.__doc__, t is not f and f.__doc__, ann]
+        if ann: res += ann.values()  # each annotation too, so an edit in place counts
     if isinstance(f, partial): res += [f.args, f.keywords]
-    for c in classes: res += [c.__doc__, c.__init__, vars(c).get('__annotations__')]
+    for c in classes: res += _class_fp(c)
     return res
+
+def _unchanged(fp, old):
+    "Is fingerprint `fp` the same as `old`, item by item, by identity?"
+    return len(fp) == len(old) and all(map(operator.is_, fp, old))
 
 def _copy(o):
     "Copy of a schema's dicts and lists (its leaves are shared)"
@@ -558,12 +586,11 @@ def get_schema(
     if isinstance(f, dict): return f
     t = _target(f)
     o = f if isinstance(f, partial) else getattr(t, '__func__', t)
-    key = t is f, pname, evalable, skip_hidden, name
+    key = f is not o, t is f, pname, evalable, skip_hidden, name  # a bound method, the function from the class, a callable instance
     try: hit = _cache.get(o, {}).get(key)
     except TypeError: hit = None  # not weakly referenceable: no caching
     if hit and hit[0] == custom_types:
-        fp = _fingerprint(f, t, hit[2])
-        if len(fp) == len(hit[1]) and all(a is b for a,b in zip(fp, hit[1])): return _copy(hit[3])
+        if _unchanged(_fingerprint(f, t, hit[2]), hit[1]): return _copy(hit[3])
     res, cacheable, classes = _make_schema(f, pname, evalable, skip_hidden, name)
     if cacheable:
         try: _cache.setdefault(o, {})[key] = frozenset(custom_types), _fingerprint(f, t, classes), classes, res

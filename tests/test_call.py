@@ -220,3 +220,58 @@ def test_async_tools_and_the_callers_loop():
         return here, await call_funcs_async([('loop_id', {})], [loop_id]), call_funcs([('loop_id', {})], [loop_id])
     here, inside, apart = asyncio.run(main())
     assert inside == [here] and apart != [here] and isinstance(apart[0], int)
+
+# review 1
+def test_positional_only_defaults_filled():
+    "A positional-only parameter left out before one given keeps its default: the given one is not shifted into its place"
+    def f(a:int=1, b:int=2, /, c:int=3): "Show"; return (a, b, c)
+    assert call_func(f, {'b': 5}) == (1, 5, 3)
+    assert call_func(f, {}) == (1, 2, 3)
+    assert call_func(f, {'a': 7, 'c': 0}) == (7, 2, 0)
+    assert asyncio.run(call_func_async(f, {'b': '5'})) == (1, 5, 3)
+    assert call_funcs([(f, {'b': 5})]) == [(1, 5, 3)]
+    def g(a:int, b:int=2, /): "Needs a"; return (a, b)
+    assert 'a: missing required argument' in call_func(g, {'b': 1}, raise_on_err=False)
+    assert call_func(divmod, {'x': 7, 'y': 2}) == (3, 1)  # a built-in's positional-only parameters
+    assert 'x: missing required argument' in call_func(divmod, {'y': 2}, raise_on_err=False)
+
+def test_annotations_resolved_like_the_schema():
+    "String annotations call_func can't get from typing.get_type_hints are resolved as get_schema resolves them"
+    from dataclasses import dataclass
+    from fncall.schema import get_schema
+    @dataclass
+    class Node:
+        "A node"
+        val:int
+        kids:'list[Node]'
+    def walk(n:Node): "Walk"; return [(type(k).__name__, k.val) for k in n.kids]
+    assert get_schema(walk)['input_schema']['$defs']['Node']['properties']['kids']['items'] == {'$ref': '#/$defs/Node'}
+    assert call_func(walk, {'n': {'val': 1, 'kids': [{'val': '2', 'kids': []}]}}) == [('Node', 2)]
+    r = call_func(walk, {'n': {'val': 1, 'kids': [{'val': 'x', 'kids': []}]}}, raise_on_err=False)
+    assert "val: expected integer, got 'x'" in r, r
+    def lost(x:'Nowhere'): "Lost"
+    with pytest.raises(TypeError, match="Parameter 'x': Can't resolve the annotation 'Nowhere'"): get_schema(lost)
+    assert call_func(lost, {'x': 1}, raise_on_err=False) == ("Error: tool 'lost' can't be called: its parameters can't be read "
+        "(Parameter 'x': Can't resolve the annotation 'Nowhere': name 'Nowhere' is not defined)")
+    class Local:
+        def __init__(self, n:'int', nxt:'Local|None'=None): self.n, self.nxt = n, nxt
+    def chain(c:Local): "Chain"; return (c.n, type(c.nxt).__name__, c.nxt.n)
+    assert call_func(chain, {'c': {'n': '1', 'nxt': {'n': 2}}}) == (1, 'Local', 2)
+
+def test_one_fingerprint():
+    "An annotation edited in place changes the schema and the call alike"
+    from fncall.schema import get_schema
+    def g(x:int): "Echo"; return x
+    assert (call_func(g, {'x': '3'}), get_schema(g)['input_schema']['properties']['x']['type']) == (3, 'integer')
+    g.__annotations__['x'] = str
+    assert (call_func(g, {'x': '3'}), get_schema(g)['input_schema']['properties']['x']['type']) == ('3', 'string')
+    g.__annotations__['y'] = int  # not a parameter: a different fingerprint, the same call
+    assert call_func(g, {'x': 4}) == '4'
+
+def test_call_funcs_finds_the_namespace_once(monkeypatch):
+    "With fncall.python loaded, a batch looks up its caller's namespace once, not once per call"
+    import fncall.call, fncall.python
+    seen, real = [], fncall.call._caller_globals
+    monkeypatch.setattr(fncall.call, '_caller_globals', lambda f: seen.append(f) or real(f))
+    assert call_funcs([('sums', {'a': i, 'b': 1}) for i in range(5)], [sums]) == [1, 2, 3, 4, 5]
+    assert len(seen) == 1

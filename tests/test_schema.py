@@ -685,3 +685,110 @@ def test_nested_defaults():
         p = get_schema(f, evalable=ev)['input_schema']['properties']
         assert 'default' not in p['a'] and p['b']['default'] == {'x': [1, 2]}
     assert get_schema(f, evalable=True)['input_schema']['properties']['c']['default'] == ['p']
+
+# review 1
+def test_nothing_left_required():
+    "A partial binding every required field, or skip_hidden skipping them, leaves no `required` (not `required: None`), which strict providers take"
+    from fncall.providers import tool_schema
+    @dataclass
+    class Pt:
+        "A point"
+        x:int
+        y:int = 0
+    s = get_schema(functools.partial(Pt, x=1))['input_schema']
+    assert 'required' not in s and list(s['properties']) == ['y']
+    assert tool_schema(functools.partial(Pt, x=1), 'openai', strict=True)['function']['parameters']['required'] == ['y']
+    @dataclass
+    class Q:
+        "Q"
+        _x:int
+        y:int = 0
+    assert 'required' not in get_schema(Q, skip_hidden=True)['input_schema']
+    assert get_schema(Q)['input_schema']['required'] == ['_x']
+    def f(_a:int, b:int=0): "f"
+    assert get_schema(f, skip_hidden=True)['input_schema'] == {'type': 'object', 'properties': {'b': {'description': '', 'default': 0, 'type': 'integer'}}}
+
+def test_root_model():
+    "A RootModel works as a parameter's type; as a tool's input (which needs named fields) it is a clear error, not a KeyError"
+    from pydantic import RootModel
+    class Tags(RootModel[list[str]]): "Tags"
+    with pytest.raises(TypeError, match="Tags has no named fields, so it can't be a tool's input"): get_schema(Tags)
+    def label(t:Tags): "Label"; return t.root
+    assert get_schema(label)['input_schema']['$defs']['Tags'] == {'description': 'Tags', 'items': {'type': 'string'}, 'type': 'array'}
+    assert call_func(label, {'t': ['a', 'b']}) == ['a', 'b']
+
+def test_returns_section_without_args():
+    "A Returns section is taken out of the text and its description put in the Returns line, with or without parameter sections"
+    def google(x:int)->int:
+        """Compute.
+
+        Returns:
+            the doubled value
+        """
+    def google_args(x:int)->int:
+        """Compute.
+
+        Args:
+            x: the x
+        Returns:
+            the doubled value
+        """
+    def rest(x:int)->int:
+        """Compute.
+
+        :returns: the doubled value
+        """
+    def numpy(x:int)->int:
+        """Compute.
+
+        Returns
+        -------
+        int
+            the doubled value
+        """
+    for f in google, google_args, rest, numpy:
+        assert get_schema(f)['description'] == 'Compute.\n\nReturns:\n- the doubled value (type: integer)', f.__name__
+    def commented(x:int)->int: # the comment wins
+        """Compute.
+
+        Returns:
+            the doubled value
+        """
+    assert get_schema(commented)['description'] == 'Compute.\n\nReturns:\n- the comment wins (type: integer)'
+
+def test_bound_and_unbound_cached_apart():
+    "A bound method's schema (no `this`) is not served for the function from the class, nor the other way round"
+    class A:
+        def m(this, x:int)->int:
+            "M"
+            return x
+    a = A()
+    for _ in range(2):
+        assert list(get_schema(a.m)['input_schema']['properties']) == ['x']
+        with pytest.raises(TypeError, match="Parameter 'this' of .*A.m has no type annotation"): get_schema(A.m)
+    class B:
+        def m(this:object, x:int): "M"
+    for _ in range(2):
+        assert list(get_schema(B().m)['input_schema']['properties']) == ['x']
+        assert list(get_schema(B.m)['input_schema']['properties']) == ['this', 'x']
+    class C:
+        "A C"
+        def __call__(self, x:int): pass  # no docstring: a C instance is described by its class's
+    c = C()
+    for _ in range(2):
+        assert get_schema(c)['description'] == 'A C'
+        with pytest.raises(ValueError, match='no docstring'): get_schema(c.__call__)
+
+def test_returns_kept_when_not_merged():
+    "A Returns block with no parsed text (the one get_schema writes, as mk_tool hands back) and a Yields section stay in the text"
+    def made(): "Greet someone\n\nReturns:\n- type: string"
+    assert get_schema(made)['description'] == 'Greet someone\n\nReturns:\n- type: string'
+    def gen(n:int):
+        """Count.
+
+        Args:
+            n: how far
+        Yields:
+            the numbers
+        """
+    assert get_schema(gen)['description'] == 'Count.\n\nYields:\n    the numbers'
