@@ -190,18 +190,20 @@ def strict_schema(
     return _strict(_as_params(_jsonable(schema)))
 
 # %% ../nbs/04_providers.ipynb #ce8a9ced
-_unroll_depth = 3  # levels of recursive types written out
+_unroll_depth = 3  # levels of recursive types written out, at most
 _unroll_max = 5000  # schemas an unrolled tool may hold
 
-def _inline(s, root, seen, count, top=False):
-    "`s` with `$ref`s (into `root`) replaced by what they name, recursive ones unrolled; None where the unrolling cuts it off"
-    if next(count) > _unroll_max: raise ValueError(f"its $refs written out make over {_unroll_max} schemas: too many to send without $ref")
+class _TooBig(ValueError): "Unrolling wrote out more than `_unroll_max` schemas"
+
+def _inline(s, root, seen, depth, count, top=False):
+    "`s` with `$ref`s (into `root`) replaced by what they name, recursive ones unrolled `depth` levels; None where the unrolling cuts it off"
+    if next(count) > _unroll_max: raise _TooBig()
     if '$ref' in s:
         r = s['$ref']
-        if r in seen and len(seen) - len(set(seen)) >= _unroll_depth - 1: return None  # a repeat, and the path down has had enough
+        if r in seen and len(seen) - len(set(seen)) >= depth - 1: return None  # a repeat, and the path down has had enough
         t = _deref(root, r)
         if t is None: raise ValueError(f"$ref {r!r} names no schema in $defs")
-        res = _inline({k: v for k,v in t.items() if k != '$defs'}, root, seen + (r,), count)
+        res = _inline({k: v for k,v in t.items() if k != '$defs'}, root, seen + (r,), depth, count)
         return None if res is None else res | {k: v for k,v in s.items() if k != '$ref' and (v or k != 'description')}
     res, cut = {}, []
     for k,v in s.items():
@@ -209,26 +211,30 @@ def _inline(s, root, seen, count, top=False):
         if k in _kids_map and isinstance(v, dict):
             res[k] = {}
             for n,o in v.items():
-                if (q := _inline(o, root, seen, count)) is not None: res[k][n] = q
+                if (q := _inline(o, root, seen, depth, count)) is not None: res[k][n] = q
                 elif n in s.get('required', []): return None
                 else: cut.append(n)
         elif k in _kids_list and isinstance(v, list):
-            res[k] = [q for o in v if (q := _inline(o, root, seen, count)) is not None]
+            res[k] = [q for o in v if (q := _inline(o, root, seen, depth, count)) is not None]
             # a union keeps the branches left, unless only null is; every item of allOf or a tuple is needed
             if len(res[k]) < len(v) and (k not in ('anyOf', 'oneOf') or all(q == {'type': 'null'} for q in res[k])): return None
         elif k in _kids_one and isinstance(v, dict):
-            res[k] = _inline(v, root, seen, count)
+            res[k] = _inline(v, root, seen, depth, count)
             if res[k] is None: return None
         else: res[k] = v
     if cut and not top and not res.get('properties'): return None  # nothing left of the object but its name
     return _note(res, f"{', '.join(cut)} left out: nesting stops here" if cut else None)
 
 def _unroll(s, nm):
-    "Parameters schema `s` of tool `nm` with its `$defs` inlined"
-    try: res = _inline(s, s, ('#',), itertools.count(1), top=True)
-    except ValueError as e: raise ValueError(f"Tool {nm!r}: {e}") from None
-    if res is None: raise ValueError(f"Tool {nm!r}: a recursive type is required at every level, so it can't be unrolled without $ref")
-    return res
+    "Parameters schema `s` of tool `nm` with its `$defs` inlined, recursive types `_unroll_depth` levels deep, or fewer if that writes out too much"
+    for depth in range(_unroll_depth, 0, -1):
+        try: res = _inline(s, s, ('#',), depth, itertools.count(1), top=True)
+        except _TooBig:
+            if depth > 1: continue
+            raise ValueError(f"Tool {nm!r}: its $refs written out make over {_unroll_max} schemas: too many to send without $ref") from None
+        except ValueError as e: raise ValueError(f"Tool {nm!r}: {e}") from None
+        if res is None: raise ValueError(f"Tool {nm!r}: a recursive type is required at every level, so it can't be unrolled without $ref")
+        return res
 
 # %% ../nbs/04_providers.ipynb #2311b842
 _gem_ok = {'type', 'format', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required',
