@@ -13,6 +13,7 @@ from .schema import get_schema
 from .call import mk_ns, call_func_async, _model_err
 from .mktool import mk_tool, _get
 from .tools import _text, _unbound
+from .providers import tool_schema
 
 try:
     import anyio, mcp_types as types
@@ -27,8 +28,8 @@ def _need_mcp():
 
 # %% ../nbs/08_mcp.ipynb #081181e4
 def _mcp_tool(nm, f):
-    s = get_schema(f, pname='inputSchema', evalable=True, name=nm)
-    return types.Tool(name=nm, description=s['description'], inputSchema=s['inputSchema'])
+    "Function `f` as MCP tool `nm`"
+    return types.Tool(**tool_schema(get_schema(f, pname='inputSchema', evalable=True, name=nm), 'mcp'))
 
 def mcp_server(
     ns, # Namespace of tools: see `mk_ns`
@@ -57,21 +58,39 @@ def serve(
     anyio.run(run)
 
 # %% ../nbs/08_mcp.ipynb #58dd362d
+def _as_text(c):
+    "Content block `c` as text: a text block's text; any other named by its type and MIME type"
+    if (t := _get(c, 'type')) == 'text': return _get(c, 'text')
+    return f"[{t} content" + (f", {m}" if (m := _get(c, 'mime_type', 'mimeType')) else '') + ']'
+
+def _blocks(content):
+    "MCP content blocks as plain JSON data, as the protocol writes them"
+    return [c.model_dump(mode='json', by_alias=True, exclude_none=True) if hasattr(c, 'model_dump') else c for c in content]
+
+def _page(session, cursor):
+    "The page of `session`'s tools after `cursor` (the first if None)"
+    if cursor is None: return session.list_tools()
+    if 'params' in inspect.signature(session.list_tools).parameters: return session.list_tools(params=types.PaginatedRequestParams(cursor=cursor))
+    return session.list_tools(cursor=cursor)
+
 async def mcp_tools(
-    session, # An initialised `mcp.ClientSession`
+    session, # An initialised `mcp.ClientSession` or `mcp.Client`
 )->list: # One async function per tool
     "The tools of MCP `session` as Python functions"
     async def dispatch(name, /, **kwargs):  # positional-only: a tool may have a parameter called `name`
         res = await session.call_tool(name, kwargs)
-        text = '\n'.join(c.text for c in res.content if getattr(c, 'type', None) == 'text')
-        if _get(res, 'is_error', 'isError'): raise RuntimeError(text)
-        sc = _get(res, 'structured_content', 'structuredContent')
-        return text if sc is None else sc
-    tools, cursor = [], None
+        content = _get(res, 'content') or []
+        if _get(res, 'is_error', 'isError'): raise RuntimeError('\n'.join(map(_as_text, content)))
+        if (sc := _get(res, 'structured_content', 'structuredContent')) is not None: return sc
+        if all(_get(c, 'type') == 'text' for c in content): return '\n'.join(map(_as_text, content))
+        return _blocks(content)
+    tools, cursor, seen = [], None, set()
     while True:
-        page = await session.list_tools(cursor=cursor) if cursor else await session.list_tools()
+        page = await _page(session, cursor)
         tools += page.tools
         if not (cursor := _get(page, 'next_cursor', 'nextCursor')): break
+        if cursor in seen: raise RuntimeError(f"The MCP server gave the tool list cursor {cursor!r} twice: its listing would never end")
+        seen.add(cursor)
     return [mk_tool(dispatch, t) for t in tools]
 
 # %% ../nbs/08_mcp.ipynb #9bf61c50

@@ -8,12 +8,11 @@ Docs: https://fncall.github.io/fncall/mktool.html.md"""
 __all__ = ['type_map', 'mk_param', 'schema2sig', 'mk_tool']
 
 # %% ../nbs/03_mktool.ipynb #89fd67b6
-import datetime as dt, functools, inspect, json
+import contextlib, datetime as dt, inspect
 from inspect import Parameter, Signature
 from types import NoneType
 from typing import Annotated, Any, Literal, Union
 from typing_extensions import Required, TypedDict
-from fastcore.basics import AttrDict
 from pydantic import Field
 from .schema import custom_types
 from .call import _py_nm
@@ -22,12 +21,22 @@ from .call import _py_nm
 type_map = dict(string=str, boolean=bool, integer=int, number=float, array=list, object=dict)
 _formats = {'date-time': dt.datetime, 'date': dt.date, 'time': dt.time, 'duration': dt.timedelta}
 
+class _Node(dict):
+    "A schema the inlining made (see below): `typ` keeps its Python type once made; `defn`, for an inlined `$ref`, is its definition's shared node"
+    typ = defn = None
+
 def _union(ts):
     ts = tuple(dict.fromkeys(ts))
     return ts[0] if len(ts) == 1 else Union[ts]
 
 def _py_type(s):
-    "The Python annotation for JSON schema `s` (with `$ref`s already inlined)"
+    "The Python annotation for JSON schema `s` (with `$ref`s already inlined), made once for each node the inlining shares"
+    if not isinstance(s, _Node): return _mk_type(s)
+    if s.defn is not None: s = s.defn  # a `$ref`'s type is its definition's: one class however often it is used
+    if s.typ is None: s.typ = _mk_type(s)
+    return s.typ
+
+def _mk_type(s):
     if not isinstance(s, dict) or not s: return Any
     if 'enum' in s: return Literal[tuple(s['enum'])]
     if 'const' in s: return Literal[s['const']]
@@ -42,7 +51,7 @@ def _py_type(s):
         if 'items' not in s: return list
         return (set if s.get('uniqueItems') else list)[_py_type(s['items'])]
     if t == 'object':
-        if 'properties' in s: return _typed_dict(s)
+        if isinstance(s.get('properties'), dict): return _typed_dict(s)
         ap = s.get('additionalProperties')
         return dict[str, _py_type(ap)] if isinstance(ap, dict) else dict
     return type_map.get(t, Any)
@@ -63,10 +72,15 @@ def _consumed(s):
     return res
 
 def _unmark(s):
-    "Schema `s` with the `_site` of each inlined `$ref` merged back in: how a construct left as it is gets written back"
-    if isinstance(s, list): return [_unmark(o) for o in s]
-    if not isinstance(s, dict): return s
-    return {k: _unmark(v) for k,v in s.items() if k != '_site'} | (_unmark(s['_site']) if '_site' in s else {})
+    "Schema `s` with the `_site` of each inlined `$ref` merged back in: how a construct left as it is gets written back (at most `_max_nodes` nodes)"
+    n = 0
+    def unmark(s):
+        nonlocal n
+        if isinstance(s, list): return [unmark(o) for o in s]
+        if not isinstance(s, dict): return s
+        if (n := n + 1) > _max_nodes: raise ValueError(f"a keyword kept as it is expands to over {_max_nodes} schemas once its $refs are written out")
+        return {k: unmark(v) for k,v in s.items() if k != '_site'} | (unmark(s['_site']) if '_site' in s else {})
+    return unmark(s)
 
 def _meta(s, keep_default=False):
     "`Annotated` metadata for what the Python type of `s` does not say"
@@ -81,12 +95,7 @@ def _meta(s, keep_default=False):
 def _annotate(t, meta): return Annotated[(t, *meta)] if meta else t
 
 def _typed_dict(s):
-    "A `TypedDict` for object schema `s`, named by its title, its fields in the schema's order; the same schema always gives the same class"
-    return _typed_dict_json(json.dumps({k: v for k,v in s.items() if k != '_site'}, default=str))
-
-@functools.lru_cache(maxsize=1024)
-def _typed_dict_json(js):
-    s = json.loads(js)
+    "A `TypedDict` for object schema `s`, named by its title, its fields in the schema's order"
     req = set(s.get('required', []))
     fields = {k: _annotate(_py_type(v), _meta(v, keep_default=True)) for k,v in s['properties'].items()}
     fields = {k: Required[t] if k in req else t for k,t in fields.items()}
@@ -94,8 +103,9 @@ def _typed_dict_json(js):
     td.__doc__ = s.get('description')
     return td
 
-
 # %% ../nbs/03_mktool.ipynb #900709c5
+_max_nodes = 10_000  # the most schema nodes inlining one tool's `$ref`s may make
+
 def _pointer(root, ref):
     "What local JSON pointer `ref` (`#/a/b`) points to in `root`, or None"
     o = root
@@ -106,17 +116,26 @@ def _pointer(root, ref):
         else: return None
     return o
 
-def _inline(s, root, seen=('#',)):
-    "Schema `s` with each local `$ref` replaced by what it points to in `root`, titled with its name"
-    if isinstance(s, list): return [_inline(o, root, seen) for o in s]
-    if not isinstance(s, dict): return s
-    ref = s.get('$ref')
-    if not (isinstance(ref, str) and ref.startswith('#')): return {k: _inline(v, root, seen) for k,v in s.items()}
-    site = {k: _inline(v, root, seen) for k,v in s.items() if k != '$ref'}  # what the referring schema adds (its own description, ...)
-    if ref in seen: return {'type': 'object', '_site': site}
-    if not isinstance(d := _pointer(root, ref), dict): return site
-    return {'title': ref.split('/')[-1], **_inline(d, root, seen + (ref,)), '_site': site}
-
+def _inline(s, root):
+    "Schema `s` with each local `$ref` replaced by what it points to in `root`, titled with its name; each definition inlined once"
+    defs, n = {}, 0
+    def node(d):
+        nonlocal n
+        if (n := n + 1) > _max_nodes: raise ValueError(f"its schema expands to over {_max_nodes} schemas once its $refs are written out")
+        return _Node(d)
+    def inline(s, seen):  # `seen`: the refs whose definitions are being inlined around `s`
+        if isinstance(s, list): return [inline(o, seen) for o in s]
+        if not isinstance(s, dict): return s
+        ref = s.get('$ref')
+        if not (isinstance(ref, str) and ref.startswith('#')): return node({k: inline(v, seen) for k,v in s.items()})
+        site = node({k: inline(v, seen) for k,v in s.items() if k != '$ref'})  # what the referring schema adds (its own description, ...)
+        if ref in seen: return node({'type': 'object', '_site': site})
+        if not isinstance(d := _pointer(root, ref), dict): return site
+        if ref not in defs: defs[ref] = node({'title': ref.split('/')[-1]} | inline(d, seen | {ref}))
+        res = node({**defs[ref], '_site': site})
+        res.defn = defs[ref]
+        return res
+    return inline(s, frozenset({'#'}))
 
 # %% ../nbs/03_mktool.ipynb #71d123b5
 def _get(o, *ks):
@@ -125,6 +144,12 @@ def _get(o, *ks):
         v = o.get(k) if isinstance(o, dict) else getattr(o, k, None)
         if v is not None: return v
 
+@contextlib.contextmanager
+def _naming(name):
+    "What goes wrong making tool `name` says which tool it is"
+    try: yield
+    except ValueError as e: raise ValueError(f"Tool {name!r}: {e}") from None
+
 def _tool_parts(tool):
     "(name, description, input schema with its `$ref`s inlined) of a tool in any of the forms above"
     if (fn := _get(tool, 'function')) is not None: tool = fn
@@ -132,7 +157,7 @@ def _tool_parts(tool):
     if not isinstance(name, str) or not name: raise ValueError(f"Tool has no name: {tool!r}")
     if schema is None: schema = {'type': 'object', 'properties': {}}
     if not isinstance(schema, dict): schema = dict(schema)
-    return name, _get(tool, 'description') or '', _inline({k: v for k,v in schema.items() if k not in ('$defs', 'definitions')}, schema)
+    with _naming(name): return name, _get(tool, 'description') or '', _inline({k: v for k,v in schema.items() if k not in ('$defs', 'definitions')}, schema)
 
 
 # %% ../nbs/03_mktool.ipynb #9b48a7c2
@@ -159,14 +184,19 @@ def _nm_map(nms):
         py2orig[pynm] = orig
     return py2orig
 
+def _sig(s):
+    "(signature, Python name -> original name) for inlined parameters schema `s`"
+    props, req = s.get('properties', {}), s.get('required', [])
+    py2orig = _nm_map(props)
+    params = [mk_param(orig, props[orig], req, pynm) for pynm,orig in py2orig.items()]
+    return Signature(sorted(params, key=lambda p: p.kind)), py2orig
+
 def schema2sig(
     tool, # A tool: MCP `Tool`, object or dict in Anthropic, MCP or OpenAI form
 )->Signature:
     "Convert json schema `tool` to a `Signature`"
-    _, _, s = _tool_parts(tool)
-    props, req = s.get('properties', {}), s.get('required', [])
-    params = [mk_param(orig, props[orig], req, pynm) for pynm,orig in _nm_map(props).items()]
-    return Signature(sorted(params, key=lambda p: p.kind))
+    name, _, s = _tool_parts(tool)
+    with _naming(name): return _sig(s)[0]
 
 # %% ../nbs/03_mktool.ipynb #b10ed599
 def _check_dispfn(dispfn, tool_name, props):
@@ -186,7 +216,12 @@ def mk_tool(
     name, desc, s = _tool_parts(tool)
     props = s.get('properties', {})
     _check_dispfn(dispfn, name, props)
-    sig, py2orig = schema2sig(tool), _nm_map(props)
+    with _naming(name):  # the annotations carry what the types don't say (descriptions, constraints) and the original names
+        sig, py2orig = _sig(s)
+        ann = {}
+        for p in sig.parameters.values():
+            orig = py2orig[p.name]
+            ann[p.name] = _annotate(p.annotation, _meta(props[orig]) + ([Field(alias=orig)] if orig != p.name else []))
     def _args(args, kwargs): return {py2orig.get(k, k): v for k,v in sig.bind(*args, **kwargs).arguments.items()}
     if inspect.iscoroutinefunction(dispfn):
         async def fn(*args, **kwargs): return await dispfn(name, **_args(args, kwargs))
@@ -195,7 +230,6 @@ def mk_tool(
     fn.__doc__ = desc or name
     fn.__signature__ = sig
     fn.__name__ = fn.__qualname__ = name
-    fn.__annotations__ = {p.name: _annotate(p.annotation, _meta(props[orig]) + ([Field(alias=orig)] if orig != p.name else []))
-                          for p in sig.parameters.values() if (orig := py2orig[p.name])}
+    fn.__annotations__ = ann
     return fn
 

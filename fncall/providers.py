@@ -8,7 +8,7 @@ Docs: https://fncall.github.io/fncall/providers.html.md"""
 __all__ = ['strict_schema', 'check_schema', 'tool_schema']
 
 # %% ../nbs/04_providers.ipynb #d59e08b1
-import json, math, re
+import itertools, json, math, re
 from pydantic_core import to_jsonable_python
 from .schema import get_schema
 from .call import _py_nm
@@ -60,6 +60,7 @@ def _is_free(s):
 
 def _deref(root, r):
     "The schema `$ref` `r` names in `root`, or None"
+    if not isinstance(r, str): return None
     return root if r == '#' else root.get('$defs', {}).get(r.split('/')[-1]) if r.startswith('#/$defs/') else None
 
 # %% ../nbs/04_providers.ipynb #b2a0c002
@@ -189,16 +190,20 @@ def strict_schema(
     return _strict(_as_params(_jsonable(schema)))
 
 # %% ../nbs/04_providers.ipynb #ce8a9ced
-_unroll_depth = 3
+_unroll_depth = 3  # levels of recursive types written out, at most
+_unroll_max = 5000  # schemas an unrolled tool may hold
 
-def _inline(s, root, seen, top=False):
-    "`s` with `$ref`s (into `root`) replaced by what they name, recursive ones unrolled; None where the unrolling cuts it off"
+class _TooBig(ValueError): "Unrolling wrote out more than `_unroll_max` schemas"
+
+def _inline(s, root, seen, depth, count, top=False):
+    "`s` with `$ref`s (into `root`) replaced by what they name, recursive ones unrolled `depth` levels; None where the unrolling cuts it off"
+    if next(count) > _unroll_max: raise _TooBig()
     if '$ref' in s:
         r = s['$ref']
-        if seen.count(r) >= _unroll_depth: return None
+        if r in seen and len(seen) - len(set(seen)) >= depth - 1: return None  # a repeat, and the path down has had enough
         t = _deref(root, r)
         if t is None: raise ValueError(f"$ref {r!r} names no schema in $defs")
-        res = _inline({k: v for k,v in t.items() if k != '$defs'}, root, seen + (r,))
+        res = _inline({k: v for k,v in t.items() if k != '$defs'}, root, seen + (r,), depth, count)
         return None if res is None else res | {k: v for k,v in s.items() if k != '$ref' and (v or k != 'description')}
     res, cut = {}, []
     for k,v in s.items():
@@ -206,25 +211,30 @@ def _inline(s, root, seen, top=False):
         if k in _kids_map and isinstance(v, dict):
             res[k] = {}
             for n,o in v.items():
-                if (q := _inline(o, root, seen)) is not None: res[k][n] = q
+                if (q := _inline(o, root, seen, depth, count)) is not None: res[k][n] = q
                 elif n in s.get('required', []): return None
                 else: cut.append(n)
         elif k in _kids_list and isinstance(v, list):
-            res[k] = [q for o in v if (q := _inline(o, root, seen)) is not None]
+            res[k] = [q for o in v if (q := _inline(o, root, seen, depth, count)) is not None]
             # a union keeps the branches left, unless only null is; every item of allOf or a tuple is needed
             if len(res[k]) < len(v) and (k not in ('anyOf', 'oneOf') or all(q == {'type': 'null'} for q in res[k])): return None
         elif k in _kids_one and isinstance(v, dict):
-            res[k] = _inline(v, root, seen)
+            res[k] = _inline(v, root, seen, depth, count)
             if res[k] is None: return None
         else: res[k] = v
     if cut and not top and not res.get('properties'): return None  # nothing left of the object but its name
     return _note(res, f"{', '.join(cut)} left out: nesting stops here" if cut else None)
 
 def _unroll(s, nm):
-    "Parameters schema `s` of tool `nm` with its `$defs` inlined"
-    res = _inline(s, s, ('#',), top=True)
-    if res is None: raise ValueError(f"Tool {nm!r}: a recursive type is required at every level, so it can't be unrolled without $ref")
-    return res
+    "Parameters schema `s` of tool `nm` with its `$defs` inlined, recursive types `_unroll_depth` levels deep, or fewer if that writes out too much"
+    for depth in range(_unroll_depth, 0, -1):
+        try: res = _inline(s, s, ('#',), depth, itertools.count(1), top=True)
+        except _TooBig:
+            if depth > 1: continue
+            raise ValueError(f"Tool {nm!r}: its $refs written out make over {_unroll_max} schemas: too many to send without $ref") from None
+        except ValueError as e: raise ValueError(f"Tool {nm!r}: {e}") from None
+        if res is None: raise ValueError(f"Tool {nm!r}: a recursive type is required at every level, so it can't be unrolled without $ref")
+        return res
 
 # %% ../nbs/04_providers.ipynb #2311b842
 _gem_ok = {'type', 'format', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required',
@@ -262,12 +272,12 @@ def _gem(s):
     return _move(_map_kids(s, _gem), _gem_ok, _gem_fmts)
 
 def _gem_names(s):
-    "Parameters schema `s` with the parameter names Gemini rejects renamed as `call_func` reads them (`approval-policy` -> `approval_policy`)"
+    "Parameters schema `s` with the parameter names Gemini rejects renamed as `call_func` reads them (`approval-policy` -> `approval_policy`), where Gemini takes that"
     taken, new = set(s['properties']), {}
     for n in s['properties']:
         if re.fullmatch(_gem_param_re, n): continue
-        m = re.sub(r'[^a-zA-Z0-9_]', '_', _py_nm(n))[:64]
-        if m not in taken: new[n] = m; taken.add(m)
+        m = _py_nm(n)
+        if re.fullmatch(_gem_param_re, m) and m not in taken: new[n] = m; taken.add(m)
     if not new: return s
     return s | {'properties': {new.get(n, n): p for n,p in s['properties'].items()}} | (
         {'required': [new.get(n, n) for n in s['required']]} if 'required' in s else {})
@@ -292,20 +302,27 @@ def _props(s):
     ps = s.get('properties')
     return ps if isinstance(ps, dict) else {}
 
-def _depth(s, root, stack=()):
-    "Deepest nesting of objects in `s` following `$ref`s, and whether a `$ref` leads back to itself"
-    if not isinstance(s, dict): return 0, False
-    if '$ref' in s:
-        r = s['$ref']
-        if r in stack: return 0, True
-        if (t := _deref(root, r)) is None: return 0, False
-        s, stack = t, stack + (r,)
-    d, cyc = 0, False
-    for k,o in _kids(s):
-        if k.startswith('$defs'): continue
-        dd, c = _depth(o, root, stack)
-        d, cyc = max(d, dd), cyc or c
-    return d + ('object' in _types(s) or 'properties' in s), cyc
+def _depth(s, root):
+    "Deepest nesting of objects in `s` following `$ref`s (each definition measured once, a `$ref` back into one being measured counting 0), and whether a `$ref` leads back to itself"
+    done, open_ = {}, set()
+    def depth(s):
+        if not isinstance(s, dict): return 0, False
+        if '$ref' in s:
+            r = s['$ref']
+            if (t := _deref(root, r)) is None: return 0, False
+            if r in open_: return 0, True
+            if r not in done:
+                open_.add(r)
+                done[r] = depth(t)
+                open_.remove(r)
+            return done[r]
+        d, cyc = 0, False
+        for k,o in _kids(s):
+            if k.startswith('$defs'): continue
+            dd, c = depth(o)
+            d, cyc = max(d, dd), cyc or c
+        return d + ('object' in _types(s) or 'properties' in s), cyc
+    return depth(s)
 
 # %% ../nbs/04_providers.ipynb #70be872f
 def _node_problems(p, s, root, rules):

@@ -11,7 +11,7 @@ __all__ = ['FunctionTool', 'FunctionRegistry']
 import asyncio, concurrent.futures, contextvars, functools, inspect, json, sys
 from fastcore.basics import patch
 from .schema import get_schema
-from .call import call_func, call_func_async, _model_err, _is_async, _dispatch
+from .call import call_func, _attempt, _model_err, _is_async, _dispatch
 from .providers import tool_schema
 from .pycall import parse_function_calls, map_positional_args
 from .parse import ToolCallParser
@@ -20,8 +20,9 @@ from .parse import ToolCallParser
 # %% ../nbs/07_tools.ipynb #5e1c0a11
 async def _outcome(nm, f, args, timeout=None):
     "(result, is_error) of calling tool `nm`, function `f`, with a model's `args`"
-    try: return await asyncio.wait_for(call_func_async(f, args), timeout), False
-    except (Exception, SystemExit) as e: return _model_err(nm, e, timeout), True  # a tool's sys.exit is its error, not the host's
+    try: ok, res = await asyncio.wait_for(_attempt(f, args, None), timeout)  # the tool's own errors (a sys.exit too) are caught inside
+    except asyncio.TimeoutError as e: return _model_err(nm, e, timeout), True  # so this is only the wait running out
+    return (res, False) if ok else (_model_err(nm, res), True)
 
 def _sync(coro):
     "Result of `coro`, run on a new event loop (in a worker thread if this one already has a loop running); the caller's frame is remembered for `python`"
