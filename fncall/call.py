@@ -359,6 +359,12 @@ def _thread(fn, *args):
     threading.Thread(target=work, name='fncall-tool', daemon=True).start()
     return fut
 
+async def _in_thread(fn, *args):
+    "Await `fn(*args)` run in a thread of its own"
+    fu = _thread(fn, *args)
+    try: return await asyncio.wrap_future(fu)
+    except TimeoutError: return fu.result()  # asyncio re-creates a TimeoutError without its traceback: raise the tool's own
+
 async def call_func_async(
     fc_name, # Tool name in `ns` (possibly dotted or dashed), or the function itself
     fc_inputs:dict, # Arguments the model sent
@@ -368,13 +374,13 @@ async def call_func_async(
     "Awaits the function `fc_name` with the given `fc_inputs` using namespace `ns`."
     try:
         f, args, posonly = _prepare(fc_name, fc_inputs, ns)
-        res = _call(f, args, posonly) if _is_async(f) else await asyncio.wrap_future(_thread(_call, f, args, posonly))
+        res = _call(f, args, posonly) if _is_async(f) else await _in_thread(_call, f, args, posonly)
         return await res if inspect.isawaitable(res) else res
     except (Exception, SystemExit) as e:
         if raise_on_err: raise
         return _model_err(_name(fc_name), e)
 
-_own(_thread, call_func_async)
+_own(_thread, _in_thread, call_func_async)
 
 # %% ../nbs/01_call.ipynb #1279333b
 def _read(c, i):

@@ -275,3 +275,9 @@ def test_call_funcs_finds_the_namespace_once(monkeypatch):
     monkeypatch.setattr(fncall.call, '_caller_globals', lambda f: seen.append(f) or real(f))
     assert call_funcs([('sums', {'a': i, 'b': 1}) for i in range(5)], [sums]) == [1, 2, 3, 4, 5]
     assert len(seen) == 1
+
+def test_sync_tool_timeout_error_keeps_its_traceback():
+    "asyncio re-creates a TimeoutError that crosses wrap_future; call_func_async gives the model the tool's own"
+    def db(q:str): "Query"; raise TimeoutError("database connection timed out (host db1)")
+    out = asyncio.run(call_func_async(db, {'q': 'x'}, raise_on_err=False))
+    assert 'in db' in out and out.endswith('TimeoutError: database connection timed out (host db1)\n'), out
