@@ -854,12 +854,11 @@ class StreamParser:
         if f.hlen < min(f.next, _HEAD) and f.end is None: return
         h = ''.join(f.head); f.head,f.next = [h],2*f.hlen
         m = _head_re.match(h)
-        if m and f.start+m.end() > self.sp.start+self.parser.max_payload_chars: f.done = True; return  # past the cap: the span will be refused
         if m is None:
             if f.hlen >= _HEAD or f.end is not None: f.done = True
             return
         name = _head_name(m)
-        if not self._ok(name): f.done = True; return
+        if not self._ok(name) or f.start+m.end() > self.sp.start+self.parser.max_payload_chars: f.done = True; return  # past the cap, the span is refused
         f.name,f.started,f.idx = name,True,self._start(name)
         hi = p1 if f.args_end is None else min(p1, f.args_end)
         self._delta(name, f.idx, h[m.end():hi-f.start] + s[f.start+f.hlen-p0:hi-p0])  # the head holds the text up to f.start+f.hlen
