@@ -214,6 +214,124 @@ def test_stream_big_text_linear(name, chunk):
     assert sp.result() == p.parse(text)
     assert len([e for e in evs if e.type == 'start']) == len([e for e in evs if e.type in ('end', 'error') and e.index is not None])
 
+def test_deep_valid_within_limits():
+    "Valid nesting under max_depth parses"
+    t = 'TOOL_CALL {"tool_name": "x", "parameters": {"a": ' + '[' * 90 + ']' * 90 + '}}'
+    assert P.parse(t).tool_call.tool_name == 'x'
+
+def test_repair_surprises():
+    "A repair that gives another type or an empty string is not a call"
+    r = P.parse('TOOL_CALL {{{{ }')
+    assert r.tool_calls == [] and r.errors
+    assert P.parse('<tool_call>{"name": "a", "arguments": [1, 2]}</tool_call>').errors[0].reason == 'a: arguments must be a JSON object, got list'
+    assert P.parse('<tool_call>{"name": "a", "arguments": "not json"}</tool_call>').errors
+
+def test_marker_split_everywhere():
+    text = 'xx TOOL_CALL {"tool_name": "s", "parameters": {"q": 1}} [TOOL_CALLS]g[ARGS]{"a": 2}'
+    ref = P.parse(text)
+    assert [c.tool_name for c in ref.tool_calls] == ['s', 'g']
+    for k in range(1, len(text)):
+        sp = StreamParser()
+        evs = sp.feed(text[:k]) + sp.feed(text[k:]) + sp.close()
+        assert [e.tool_call for e in evs if e.type == 'end'] == ref.tool_calls
+
+def test_random_text_never_raises():
+    rng = random.Random(7)
+    alphabet = '{}[]"\'\\:,<>/= \nabTOOL_CALSnme`|'
+    for _ in range(300):
+        t = ''.join(rng.choice(alphabet) for _ in range(rng.randint(0, 200)))
+        ref = P.parse(t)
+        sp,_ = stream(t, rng)
+        assert sp.result() == ref
+
+def test_fast_path_matches_scan():
+    "`parse` decodes valid JSON with json's C decoder first; the result, spans included, is what the scan alone gives"
+    rng = random.Random(11)
+    snips = FIXTURES + ['[{"name": "f", "arguments": {}} , {"name": "g"}]', '[]', '[1,]', '[[[[[]]]]]', '[ {"name": "f"}\x0b]',
+                        '{"name": "f", "arguments": {"a": [[[[1]]]]}}', '"', "'", '\\', '<tool_call>', '```', 'TOOL_CALL', '{', ']', ',']
+    for _ in range(400):
+        t = ''.join(rng.choice(snips) for _ in range(rng.randint(1, 5)))
+        for _ in range(rng.choice([0, 0, 1, 3])):
+            k = rng.randrange(len(t)+1); t = t[:k] + rng.choice('{}[]"\'\\,: \x0b\n<`0') + t[k:]
+        p = ToolCallParser(max_payload_chars=rng.choice([8000, 30, 60]))
+        p.max_depth = rng.choice([100, 2, 3])
+        tools = rng.choice([None, ['a', 'f', 'search']])
+        sp = StreamParser(tools=tools, parser=p)
+        sp.feed(t); sp.close()
+        r = p.parse(t, tools=tools)
+        assert r == sp.result()
+        assert [c.span for c in r.tool_calls] == [c.span for c in sp.result().tool_calls]
+    for c in ('{"name": "f", "arguments": {"a": []}}', '[{"name": "f", "arguments": {"a": []}}]'):  # at the caps
+        depth = 3 + c.startswith('[')
+        for cap,d,n in ((len(c), depth, 1), (len(c)-1, depth, 0), (len(c), depth-1, 0)):
+            p = ToolCallParser(max_payload_chars=cap); p.max_depth = d
+            assert len(p.parse(c).tool_calls) == n
+
+def test_constructor_args():
+    for bad in ('', '   ', None, 3, 'x'*65):
+        with pytest.raises(ValueError, match='marker must be a non-blank string'): ToolCallParser(marker=bad)
+    for bad in (0, -5, None, 2.5, True, '8000'):
+        with pytest.raises(ValueError, match='max_payload_chars must be a positive int'): ToolCallParser(max_payload_chars=bad)
+    with pytest.raises(TypeError, match='parser must be a ToolCallParser'): StreamParser(parser=object())
+    with pytest.raises(TypeError, match='tools must be tool names'): P.parse('x', tools=5)
+    with pytest.raises(TypeError, match='delta must be a str'): StreamParser().feed(None)
+
+def test_no_promotion():
+    "An outer object that fails to parse, or is not JSON, never gives up an inner object as a call"
+    for t in ('const call = { payload: {"name": "delete_all", "arguments": {}} };', 'x = {1: {"name": "g", "arguments": {}}}',
+              '{data: {"name": "g", "arguments": {}}}', '{x {"tool_name": "g", "parameters": {}}}',
+              'function f() { return {"tool_name": "rm", "parameters": {"path": "/"}}; }',
+              '[x {"name": "g", "arguments": {}}]', 'In JS: { a: 1, b: {"name": "g", "arguments": {}} } works'):
+        assert P.parse(t).tool_calls == [], t
+    r = P.parse('{"tool_name":"f","parameters":{"x":[1,2,}}, "inner":{"tool_name":"g","parameters":{}}}}')
+    assert [c.tool_name for c in r.tool_calls] == ['f']
+
+def test_python_calls():
+    text = 'a [f(a=1), g(b="x")] b <|python_tag|>h(c=[1, 2])<|eom_id|> ```tool_code\nprint(default_api.k(d=None))\n```'
+    r = P.parse(text)
+    assert [(c.tool_name, c.parameters, text[slice(*c.span)]) for c in r.tool_calls] == [
+        ('f', {'a': 1}, 'f(a=1)'), ('g', {'b': 'x'}, 'g(b="x")'), ('h', {'c': [1, 2]}, 'h(c=[1, 2])'), ('k', {'d': None}, 'print(default_api.k(d=None))')]
+    for t in ('[f(a=g(1))]', '[f(x)]', '[f(a=1), 2]', '<|python_tag|>import os', '```tool_code\nx = 1\n```'):
+        r = P.parse(t)
+        assert r.tool_calls == [] and len(r.errors) == 1, t
+
+def test_positional_arguments():
+    def system(command, timeout=10): pass
+    assert P.parse('[os.system("ls", 5)]', tools=[system]).tool_calls == [ToolCall('system', {'command': 'ls', 'timeout': 5})]
+    openai = {'type': 'function', 'function': {'name': 'system', 'parameters': {'type': 'object', 'properties': {'command': {}}}}}
+    assert P.parse('<|python_tag|>system("ls")', tools=[openai]).tool_calls == [ToolCall('system', {'command': 'ls'})]
+    for tools in (None, ['system']):
+        r = P.parse('[os.system("rm -rf /")]', tools=tools)
+        assert r.tool_calls == [] and 'positional arguments need' in r.errors[0].reason
+
+def test_non_finite_numbers():
+    for t in ('{"name": "f", "arguments": {"a": NaN}}', '<tool_call>{"name": "f", "arguments": {"a": -Infinity}}</tool_call>',
+              'TOOL_CALL {"tool_name": "f", "parameters": {"a": 1e999}}', '{"name": "f", "arguments": "{\\"a\\": NaN}"}'):
+        r = P.parse(t)
+        assert r.tool_calls == [] and 'not a JSON number' in str(r.errors) or 'too large for a float' in str(r.errors), t
+    sp = StreamParser()
+    evs = sp.feed('<function=f><parameter=a>\nInfinity\n</parameter></function>') + sp.close()
+    assert [e.text for e in evs if e.type == 'delta'] == ['{"a": "Infinity"}']
+
+def test_suspicious_repairs_are_errors():
+    for t in ('TOOL_CALL {"tool_name": "f", "parameters": {"a": }}', 'TOOL_CALL {"tool_name": "f", "parameters": {"a": , "b": 2}}',
+              '{"name": "f", "arguments": "{\\"a\\": }"}', '<tool_call>{"name": "f", "arguments": {"a": '):
+        r = P.parse(t)
+        assert r.tool_calls == [] and 'a value is missing' in r.errors[0].reason, t
+
+def test_three_way_splits():
+    "Every split of a short text into three chunks streams like the one-shot parse (single quotes, stray closers, tags)"
+    for text in ("TOOL_CALL {'tool_name': 'f', 'parameters': {'s': 'a' b'}}", '{"name":"f","arguments":{"x":[1,}}, "k": 2} x',
+                 '<|python_tag|>f(a=1)<|eom_id|>[TOOL_CALLS]g{"b": 2}'):
+        ref = P.parse(text)
+        for i in range(1, len(text)):
+            for j in range(i, len(text)):
+                sp = StreamParser()
+                evs = sp.feed(text[:i]) + sp.feed(text[i:j]) + sp.feed(text[j:]) + sp.close()
+                assert sp.result() == ref and [c.span for c in sp.result().tool_calls] == [c.span for c in ref.tool_calls], (text, i, j)
+                check_deltas(text, evs)
+                check_errors(sp, evs)
+
 def test_repair_that_loses_a_call():
     "json-repair can turn a call into strings; that is an error in parse and in the stream, which had started the call"
     for t in ('Calls: [call {"name": "f", "arguments": {"a": 1}}]', '[{"name": "f", "arguments": {}}, "y": {"name": "g", "arguments": {}}}'):
