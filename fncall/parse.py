@@ -8,11 +8,11 @@ Docs: https://fncall.github.io/fncall/parse.html.md"""
 __all__ = ['ToolCall', 'CallError', 'ParseResult', 'ToolCallParser', 'StreamEvent', 'StreamParser']
 
 # %% ../nbs/06_parse.ipynb #5a5194af
-import ast, inspect, json, math, re
+import inspect, json, math, re
 from dataclasses import dataclass, field
 import json_repair
 from json.decoder import scanstring as _scanstring
-from .pycall import parse_function_calls, map_positional_args
+from .pycall import map_positional_args, _spanned_calls
 
 
 # %% ../nbs/06_parse.ipynb #46e4b259
@@ -48,11 +48,13 @@ class ParseResult:
 _TAGS = ['<tool_call>', '</tool_call>', '[TOOL_CALLS]', '<|python_tag|>', '<|eom_id|>', '<|eot_id|>', '<function_calls>', '```tool_code']
 _TERMS = ['<tool_call>', '</tool_call>', '<|python_tag|>', '<|eom_id|>', '<|eot_id|>', '```']
 _PY_ENDS = {'llama': ['<|eom_id|>', '<|eot_id|>', '<|python_tag|>', '<tool_call>', '</tool_call>'], 'tool_code': ['```']}
-_FN = r'<function=(?P<fn>[^>\n]{1,64})>'
+_FN = r'<function=(?P<fn>[^<>\n]{1,64})>'
 _term_re = re.compile('|'.join(map(re.escape, _TERMS)))
 _py_end_re = {k: re.compile('|'.join(map(re.escape, v))) for k,v in _PY_ENDS.items()}
 _ws_re = re.compile(r'\s*')
-_jsonish = re.compile(r'''\{\s{0,256}["'}]|\[\s{0,256}(?:[\[{"'\]]|[A-Za-z_][\w.]{0,64}\s{0,16}\()''')
+_PY = r'\[\s{0,256}[^\W\d][\w.]{0,64}\s{0,16}\(' # `[f(`: a list of Python-style calls
+_pythonic = re.compile(_PY)
+_jsonish = re.compile(r'''\{\s{0,256}["'}]|\[\s{0,256}[\[{"'\]]|''' + _PY)
 _plain_re = re.compile(r'''\{[^{}\[\]"'<`]{0,256}\}|\[[^{}\[\]"'<`]{0,256}\]''')
 _plain_part = re.compile(r'''[{\[][^{}\[\]"'<`]{0,256}''')
 _cont_re = re.compile(r'''\s{0,64},\s{0,64}"(?:[^"\\\n]|\\.){0,200}"\s{0,64}:''')
@@ -60,9 +62,9 @@ _cont_part = re.compile(r'''\s{0,64}(?:,\s{0,64}(?:"(?:[^"\\\n]|\\.){0,200}(?:\\
 _mistral = re.compile(r'\s{0,64}(?P<nm>[A-Za-z_][\w.\-]{0,64})\s{0,16}(?:\[ARGS\])?\s{0,16}(?=\{)')
 _mistral_part = re.compile(r'\s{0,64}(?:[A-Za-z_][\w.\-]{0,64}\s{0,16}(?:\[(?:A(?:R(?:G(?:S\]?)?)?)?)?)?\s{0,16})?')
 _xml_re = re.compile(r'<(?P<cl>/?)(?:\w+:)?(?P<tag>invoke|parameter|function_calls|function|tool_call)'
-                     r'''(?:\s+name\s*=\s*["'](?P<nm>[^"'\n]{0,64})["']|=(?P<eq>[^>\n]{1,64}))?\s*>''')
-_xml_part = re.compile(r'''</?[\w:]{0,20}(?:\s+(?:n(?:a(?:m(?:e(?:\s*=\s*(?:["'][^"'\n>]{0,64}["']?\s*)?)?)?)?)?)?|=[^>\n]{0,64})?''')
-_fn_part = re.compile(r'<function=[^>\n]{0,64}')
+                     r'''(?:\s+name\s*=\s*["'](?P<nm>[^"'<>\n]{0,64})["']|=(?P<eq>[^<>\n]{1,64}))?\s*>''')
+_xml_part = re.compile(r'''</?[\w:]{0,20}(?:\s+(?:n(?:a(?:m(?:e(?:\s*=\s*(?:["'][^"'<>\n]{0,64}["']?\s*)?)?)?)?)?)?|=[^<>\n]{0,64})?''')
+_fn_part = re.compile(r'<function=[^<>\n]{0,64}')
 
 
 # %% ../nbs/06_parse.ipynb #38047915
@@ -79,6 +81,8 @@ class _Item:
     params:dict|None=None
     value:dict|list|None=None # the JSON value, when the fast path decoded it
     spans:list|None=None # (start, end) of each item of a decoded array
+    heads:list=field(default_factory=list) # where an object that may be a call starts (at the top, or an item of a top array), when scanned
+    py:bool|None=None # a `[f(...)]` list, when a head was looked for
     started:bool=False # `StreamParser`: a 'start' event was sent
     idx:int|None=None # `StreamParser`: the call's index in the stream
 
@@ -131,6 +135,7 @@ def _dq_end(s:str, p:int):
 
 # %% ../nbs/06_parse.ipynb #bb932e7a
 _SLACK = 1024 # the fast path's window restarts once a span starts this far into it
+_IN_SPAN = ('code', 'dq', 'sq', 'sqend', 'py', 'after') # the modes in which a span is open
 
 class _Scanner:
     "Resumable linear scan of model text into tool-call items, fed in chunks"
@@ -162,7 +167,7 @@ class _Scanner:
 
     def close(self):
         self.feed('', final=True)
-        if self.mode in ('code','dq','sq','sqend','py','after'): self._end_span(0, '')
+        if self.mode in _IN_SPAN: self._end_span(0, '')
         if self.mode == 'xml': self._xml_close_all(self.base)
         self._end_expect(self.base)
         self._end_region(self.base)
@@ -290,9 +295,21 @@ class _Scanner:
         self.stack.append(c)
         if c == '{': self.ncurly += 1
         else: self.nsquare += 1
-        if len(self.stack) > self.max_depth: self.sp.deep = True
-        if self.hook and len(self.stack) <= 3: self.hook.depth(self.base+i, len(self.stack), c)
+        n = len(self.stack)
+        if n > self.max_depth: self.sp.deep = True
+        if c == '{' and (n == 1 or (n == 2 and self.stack[0] == '[')) and not self.sp.name and self._head_ok(text, i): self._head(self.base+i, n)
         return i+1
+
+    def _head_ok(self, text, i):
+        "Whether an object at `text[i]` may be a call: within the size cap, and not an argument in a `[f(...)]` list"
+        if self.base+i-self.sp.start > self.cap: return False
+        if self.sp.py is None:  # decided once, from the span's start (what `_pythonic` can match lies before any `{`)
+            self.sp.py = self.stack[0] == '[' and bool(_pythonic.match((''.join(self.pieces) + text[self.sp_local:i])[:400]))
+        return not self.sp.py
+
+    def _head(self, a, n):
+        self.sp.heads.append(a)
+        if self.hook: self.hook.frame(a, n)
 
     def _close(self, text, i):
         c = text[i]; want = '{' if c == '}' else '['
@@ -302,7 +319,7 @@ class _Scanner:
             if o == '{': self.ncurly -= 1
             else: self.nsquare -= 1
             if o == want: break
-        if self.hook and len(self.stack) <= 2: self.hook.depth(self.base+i+1, len(self.stack), c)
+        if self.hook and len(self.stack) <= 2: self.hook.closed(self.base+i+1, len(self.stack))
         if not self.stack: self.mode = 'after'
         return i+1
 
@@ -383,7 +400,7 @@ class _Scanner:
 
     def _flush(self, text, stop):
         "Keep the text of an open span (up to the size cap) and the last significant character"
-        if self.mode in ('code','dq','sq','sqend','py','after'):
+        if self.mode in _IN_SPAN:
             self._keep(text[self.sp_local:stop])
             self.sp_local = 0
         if self.mode == 'xml': self._xml_flush(text, stop)
@@ -471,7 +488,17 @@ _NAME_KEYS = ('tool_name', 'tool', 'name')
 _ARG_KEYS = ('parameters', 'params', 'arguments', 'args', 'input')
 _META_KEYS = {'id', 'type', 'call_id', 'index'}
 _looks = re.compile(r'''["']?\b(?:tool_name|tool|function|parameters|arguments)\b["']?\s*:''')
-_pythonic = re.compile(r'\[\s*[A-Za-z_][\w.]*\s*\(')
+_head_re = re.compile(r'''\{(?:\s*"(?:id|type|call_id)"\s*:\s*"[^"\\]{0,200}"\s*,)*\s*"(?:tool_name|tool|name)"\s*:\s*"((?:[^"\\]|\\.){1,200})"\s*,'''
+                      r'''(?:\s*"(?:id|type|call_id)"\s*:\s*"[^"\\]{0,200}"\s*,)*\s*"(?:parameters|params|arguments|args|input)"\s*:\s*(?=\{)''')
+
+def _head_name(m):
+    "The tool name in `_head_re` match `m`, or '' if its JSON string does not decode"
+    try: return json.loads(f'"{m[1]}"').strip()
+    except ValueError: return ''
+
+def _calllike(s:str):
+    "Whether JSON text `s` looks like it holds a call: bare JSON that does is repaired, and reported when it fails"
+    return bool(_looks.search(s) or _head_re.search(s))
 
 class _Ctx:
     "What interpreting one text needs: the known tools ({name: parameter names or None}; None: any tool) and json-repair's budget"
@@ -551,42 +578,14 @@ def _to_call(d, lenient:bool, ctx:_Ctx):
 
 # %% ../nbs/06_parse.ipynb #9fcf7a5b
 def _item_spans(s:str, start:int):
-    "Spans of the items of JSON array `s` (at offset `start`), or None when it does not parse strictly"
-    spans,i = [],s.index('[')+1
-    try:
-        while True:
-            i = _ws_re.match(s, i).end()
-            if s[i] == ']': return spans
-            _,j = _dec.raw_decode(s, i)
-            spans.append((start+i, start+j))
-            i = _ws_re.match(s, j).end()
-            if s[i] == ',': i += 1
+    "Spans of the items of JSON array `s` (at offset `start`) by `_decode`, or None when it does not parse strictly"
+    try: return [(start+a, start+b) for a,b in _decode(s)[2]]
     except (ValueError, IndexError, RecursionError): return None
 
 # %% ../nbs/06_parse.ipynb #11c8f7a6
-_nl_re = re.compile(r'\r\n?|\n')
-
-def _call_spans(s:str, start:int):
-    "Spans of the calls in Python code `s` (at offset `start`): each statement's call, or each call of a list; [] if `s` is not Python"
-    lead,src = len(s)-len(s.lstrip()),s.strip()
-    try: body = ast.parse(src).body
-    except (SyntaxError, ValueError, RecursionError, MemoryError): return []
-    rows = [0] + [m.end() for m in _nl_re.finditer(src)]
-    def at(line, col):  # ast's columns count UTF-8 bytes
-        r = rows[line-1]
-        return start + lead + r + len(src[r:r+col].encode()[:col].decode(errors='ignore'))
-    nodes = []
-    for st in body:
-        v = st.value if isinstance(st, ast.Expr) else None
-        if isinstance(v, ast.Call): nodes.append(v)
-        elif isinstance(v, (ast.List, ast.Tuple)): nodes += [e for e in v.elts if isinstance(e, ast.Call)]
-    return [(at(n.lineno, n.col_offset), at(n.end_lineno, n.end_col_offset)) for n in nodes]
-
 def _pycalls(s:str, start:int):
-    "Calls in Python-style code `s` (at offset `start`) by pycall's `parse_function_calls`, each with its span"
-    calls = [dict(name=c['tool'], arguments=c['arguments']) for c in parse_function_calls(s)]
-    spans = _call_spans(s, start)
-    return list(zip(calls, spans if len(spans) == len(calls) else [(start, start+len(s))]*len(calls)))
+    "Calls in Python-style code `s` (at offset `start`), each with its span, by pycall's `_spanned_calls` (what `parse_function_calls` finds)"
+    return [(dict(name=c['tool'], arguments=c['arguments']), (start+a, start+b)) for c,(a,b) in _spanned_calls(s)]
 
 
 # %% ../nbs/06_parse.ipynb #93a469b9
@@ -628,6 +627,24 @@ def _tools(tools):
 def _is_py(it):
     "Whether scanned item `it` holds Python-style calls rather than JSON"
     return it.kind == 'py' or (it.kind == 'json' and _pythonic.match(it.text) is not None)
+
+def _first_name(it, a:int):
+    "The tool name at the head of the object at `a` in JSON item `it` (a call `StreamParser` starts as soon as it sees it), or ''"
+    m = _head_re.match(it.text, a-it.start)
+    return _head_name(m) if m else ''
+
+def _pair(out, heads):
+    "Which of the calls starting at `heads` ([(start, name)], in order) each result in `out` ends: an error every one in its span, a call the next one if it has its name"
+    ends,left,i = [],[],0
+    for r in out:
+        a,b = r.span
+        while i < len(heads) and heads[i][0] < a: left.append(i); i += 1
+        k = i
+        if isinstance(r, CallError):
+            while k < len(heads) and heads[k][0] < b: k += 1
+        elif i < len(heads) and heads[i][0] < b and heads[i][1] == r.tool_name: k += 1
+        ends.append(range(i, k)); i = k
+    return ends, left + list(range(i, len(heads)))
 
 
 # %% ../nbs/06_parse.ipynb #6cab8d54
@@ -692,7 +709,7 @@ class ToolCallParser:
             return vals, None if vals else 'no tool call found in the Python-style code'
         if it.value is not None: v = it.value
         else:
-            v,err = _load(s, ctx, repair=it.ctx != 'bare' or bool(_looks.search(s)))
+            v,err = _load(s, ctx, repair=it.ctx != 'bare' or _calllike(s))
             if err: return [], err
         if it.name: return [(dict(name=it.name, arguments=v), span)], None
         if isinstance(v, list): return list(zip(v, it.spans or _item_spans(s, it.start) or [span]*len(v))), None
@@ -708,16 +725,24 @@ class ToolCallParser:
             vals = [(dict(name=it.name, arguments={k:_typed(v) for k,v in it.params.items()}), span)]
         else:
             vals,why = self._values(it, ctx)
-            if why: return [] if bare and not py and not _looks.search(it.text) else [err(why)]
+            if why: return [] if bare and not py and not _calllike(it.text) else [err(why)]
         out = []
         for v,sp in vals:
             tc,why = _to_call(v, not bare or py, ctx)
+            if tc is not None and it.kind == 'json' and not py and not it.name and (h := _first_name(it, sp[0])) and h != tc.tool_name:
+                tc,why = None,f'the object names two tools: {h!r}, then {tc.tool_name!r}'  # e.g. a second "name" key
             if tc is not None and ctx.tools is not None and tc.tool_name not in ctx.tools:
                 tc,why = None,f'unknown tool {tc.tool_name!r}; expected one of {sorted(ctx.tools)}'
             if tc is not None and py: tc,why = _named(tc, ctx)
             if tc is not None: tc.span = sp
             if tc is not None or why: out.append(tc or err(why, sp))
-        return out
+        return self._unlost(it, out, ctx, err)
+
+    def _unlost(self, it, out, ctx, err):
+        "`out`, or one error if a call `StreamParser` would have started in `it` is in none of its results (json-repair can lose one)"
+        heads = [(a, h) for a in it.heads if (h := _first_name(it, a)) and (ctx.tools is None or h in ctx.tools)]
+        left = _pair(out, heads)[1] if heads else []
+        return [err(f'not valid JSON, and repairing it would lose the call to {heads[left[0]][1]!r}')] if left else out
 
 
 # %% ../nbs/06_parse.ipynb #d0da3832
@@ -734,13 +759,13 @@ class StreamEvent:
 
 
 # %% ../nbs/06_parse.ipynb #789e659c
-_head_re = re.compile(r'''\{(?:\s*"(?:id|type|call_id)"\s*:\s*"[^"\\]{0,200}"\s*,)*\s*"(?:tool_name|tool|name)"\s*:\s*"((?:[^"\\]|\\.){1,200})"\s*,'''
-                      r'''(?:\s*"(?:id|type|call_id)"\s*:\s*"[^"\\]{0,200}"\s*,)*\s*"(?:parameters|params|arguments|args|input)"\s*:\s*(?=\{)''')
+_HEAD = 1025 # chars of an object's start in which the stream looks for a call's head
 
 class _Frame:
     "A JSON object that may be a call, followed while its text streams in"
     def __init__(self, start, depth): self.start,self.depth,self.adepth,self.head,self.hlen,self.next = start,depth,depth,[],0,32
-    name=args=args_end=end=None; started=done=False; sent=0
+    name=args_end=end=idx=None; started=done=False; sent=0
+
 
 # %% ../nbs/06_parse.ipynb #a59d31e6
 class StreamParser:
@@ -752,7 +777,7 @@ class StreamParser:
         self.parser = parser or ToolCallParser()
         self.ctx,self.chunks,self.tool_calls,self.errors,self.events,self.raw = self.parser._ctx(tools),[],[],[],[],{}
         self.sc = self.parser._scanner(self._item, hook=self)
-        self.frames,self.active,self.pos,self.top,self.named,self.n = [],[],0,None,False,0
+        self.frames,self.active,self.pos,self.n = [],[],0,0
 
     def feed(self, delta:str) -> list:
         "Events for text chunk `delta`"
@@ -790,74 +815,80 @@ class StreamParser:
 
     # --- scanner hooks
     def span_start(self, sp):
-        self.frames,self.active,self.pos,self.top,self.named = [],[],sp.start,None,bool(sp.name)
+        self.frames,self.active,self.pos,self.sp = [],[],sp.start,sp
         if sp.name and self._ok(sp.name):  # Mistral `name{...}`: the whole span is the arguments
-            f = _Frame(sp.start, 1); f.name,f.args,f.started,f.sent,f.adepth = sp.name,sp.start,True,sp.start,0
+            f = _Frame(sp.start, 1); f.name,f.started,f.sent,f.adepth = sp.name,True,sp.start,0
             f.idx = self._start(f.name)
             self.frames.append(f); self.active.append(f)
 
-    def depth(self, pos, depth, c):
-        if c in '{[':
-            if depth == 1: self.top = c
-            if c == '{' and not self.named and (depth == 1 or (depth == 2 and self.top == '[')):
-                f = _Frame(pos, depth); self.frames.append(f); self.active.append(f)
-            return
-        for f in self.active:
-            if depth == f.adepth and f.args_end is None: f.args_end = pos
-            if depth == f.depth-1 and f.end is None: f.end = pos
+    def frame(self, a, depth):
+        "An object that may be a call starts at `a`"
+        f = _Frame(a, depth); self.frames.append(f); self.active.append(f)
+
+    def closed(self, pos, depth):
+        "A closer left the span at `depth`: it may end the last frame's arguments or the frame (frames follow each other, none nests)"
+        if not self.frames: return
+        f = self.frames[-1]
+        if depth == f.adepth and f.args_end is None: f.args_end = pos
+        if depth == f.depth-1 and f.end is None: f.end = pos
 
     def progress(self, sp, s):
         p0,p1 = self.pos,self.pos+len(s)
         self.pos = p1
         for f in self.active:
-            if f.start >= p1: continue
-            if not f.started and not f.done: self._sniff(f, s[max(0, f.start-p0):], p1)
-            elif f.started and not f.done:
-                hi = p1 if f.args_end is None else min(p1, f.args_end)
-                if hi > f.sent: self._delta(f.name, f.idx, s[f.sent-p0:hi-p0]); f.sent = hi
-                if f.args_end is not None and f.sent >= f.args_end: f.done = True
+            if f.start >= p1 or f.done: continue
+            if f.started: self._send(f, s, p0, p1)
+            else: self._sniff(f, s, p0, p1)
         self.active = [f for f in self.active if not f.done and sp.size <= self.parser.max_payload_chars]  # a span past the cap will be refused: no more deltas
 
-    def _sniff(self, f, s, p1):
-        "Look for the tool name and the start of the arguments at the head of frame `f`"
-        f.head.append(s); f.hlen += len(s)
-        if f.hlen < f.next and f.end is None: return
+    def _send(self, f, s, p0, p1):
+        "Delta of started frame `f`: its arguments in chunk `s`, which spans `p0` to `p1`"
+        hi = p1 if f.args_end is None else min(p1, f.args_end)
+        if hi > f.sent: self._delta(f.name, f.idx, s[f.sent-p0:hi-p0]); f.sent = hi
+        if f.args_end is not None and f.sent >= f.args_end: f.done = True
+
+    def _sniff(self, f, s, p0, p1):
+        "Look for the tool name and the start of the arguments in the first `_HEAD` chars of frame `f`"
+        k = max(0, f.start-p0)
+        f.head.append(s[k:k+_HEAD-f.hlen]); f.hlen += len(f.head[-1])  # only the head is copied: a chunk may hold thousands of frames
+        if f.hlen < min(f.next, _HEAD) and f.end is None: return
         h = ''.join(f.head); f.head,f.next = [h],2*f.hlen
         m = _head_re.match(h)
         if m is None:
-            if f.hlen > 1024 or f.end is not None: f.done = True
+            if f.hlen >= _HEAD or f.end is not None: f.done = True
             return
-        try: name = json.loads(f'"{m[1]}"').strip()
-        except ValueError: f.done = True; return
-        f.done = not self._ok(name)
-        if f.done: return
-        f.name,f.args,f.started = name,f.start+m.end(),True
-        f.idx = self._start(name)
+        name = _head_name(m)
+        if not self._ok(name) or f.start+m.end() > self.sp.start+self.parser.max_payload_chars: f.done = True; return  # past the cap, the span is refused
+        f.name,f.started,f.idx = name,True,self._start(name)
         hi = p1 if f.args_end is None else min(p1, f.args_end)
-        self._delta(name, f.idx, h[m.end():hi-f.start]); f.sent = hi
-        f.done = f.args_end is not None
+        self._delta(name, f.idx, h[m.end():hi-f.start] + s[f.start+f.hlen-p0:hi-p0])  # the head holds the text up to f.start+f.hlen
+        f.sent,f.done = hi,f.args_end is not None
 
     def xml_start(self, it):
         if self._ok(it.name): it.started,it.idx = True,self._start(it.name)
 
     def _item(self, it):
+        "Events for scanned item `it`: each started call ends in 'end' or 'error' (with its index), a call that had not started is sent whole"
         started = [f for f in self.frames if f.started] if it.kind == 'json' else [it] if it.started else []
-        errs = []
-        for r in self.parser._interpret(it, self.ctx):
-            if isinstance(r, CallError):
-                errs.append(r); self.errors.append(r)
-                self.events.append(StreamEvent('error', error=r))
-                continue
+        out = self.parser._interpret(it, self.ctx)
+        ends,left = _pair(out, [(f.start, f.name) for f in started])
+        for r,e in zip(out, ends):
+            fs = [started[k] for k in e]
+            if isinstance(r, CallError): self._error(r, fs); continue
             self.tool_calls.append(r)
-            if started and started[0].name == r.tool_name:
-                f = started.pop(0)
+            if fs:
+                f = fs[0]
                 if it.kind == 'xml': self._delta(r.tool_name, f.idx, json.dumps(r.parameters))
             else:
                 f = it; f.idx = self._start(r.tool_name)
                 self._delta(r.tool_name, f.idx, json.dumps(r.parameters))
             self._end(r, f.idx)
-        for f in started:
-            e = errs[0] if errs else CallError('this call could not be parsed', (it.start, it.end), it.text[:80])
-            self.raw.pop(f.idx)
-            self.events.append(StreamEvent('error', tool_name=f.name, error=e, index=f.idx))
+        if left: self._error(CallError('this call could not be parsed', (it.start, it.end), it.text[:80]), [started[k] for k in left])
         self.frames,self.active = [],[]
+
+    def _error(self, e, frames):
+        "Error `e`, which ends the started calls `frames`: one event, with the call's index (one per call when it ends several)"
+        self.errors.append(e)
+        for f in frames: self.raw.pop(f.idx)
+        self.events += [StreamEvent('error', tool_name=f.name, error=e, index=f.idx) for f in frames] or [StreamEvent('error', error=e)]
+

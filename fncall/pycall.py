@@ -117,7 +117,7 @@ def _call(node:ast.Call, src:str, ctx) -> dict:
                              "is not supported; write each value out")
         args[f'_pos_{i}'] = _lit(a, src, ctx, f'positional argument {i}')
     for kw in node.keywords:
-        if kw.arg is None: raise ValueError("**kwargs not supported")
+        if kw.arg is None: raise ValueError("**kwargs not supported") # seed 000 prints exactly this
         if kw.arg in args: raise ValueError(f"Invalid function call syntax: keyword argument {kw.arg!r} repeated")
         args[kw.arg] = _lit(kw.value, src, ctx, f'argument {kw.arg!r}')
     return {'tool': _name(src, node.func), 'arguments': args}
@@ -261,21 +261,23 @@ def nest_arguments_by_schema(arguments:dict, # flat arguments, e.g. from map_pos
 # %% ../nbs/05_pycall.ipynb #feadb1e8
 _NAME = r'[^\W\d]\w*(?:\.[^\W\d]\w*)*'
 _START = rf'(?<![\w.])(?:[\[(]\s*)?(?<!\bdef )(?<!\bclass )(?P<name>{_NAME})\(' # `name(`, or `[name(` / `(name(` opening a list of calls; not `def name(`
+_COMMENT = r'(?:(?<![^\r\n;])|(?<=\|>))[ \t]*#|(?<=\s)#(?!\S)' # outside a span: `#` starting a statement, or `#` with spaces around it
 _start_re = re.compile(_START)
+_out_re = re.compile(rf'{_START}|{_COMMENT}')
 _tok_re = re.compile(rf'{_START}|[()\[\]{{}}#]|\'\'\'|"""|[\'"]')
 _body_res = {q: re.compile(rf'(?:[^{q}\\\n\r]|\\[\s\S])*') for q in '\'"'} | \
             {q*3: re.compile(rf'(?:[^{q}\\]|\\[\s\S]|{q}(?!{q}{q}))*') for q in '\'"'} # a string's body, up to its end or where it breaks
 _CLOSE = {'(': ')', '[': ']', '{': '}'}
 
 def _scan(text:str) -> list:
-    "(start, end, problem) of each outermost call-shaped span in `text`, in order; problem is None when its brackets close"
+    "(start, end, problem, parts) of each outermost call-shaped span in `text`, in order; problem is None when its brackets close"
     out, stack, dead, i = [], [], {}, 0 # stack: [closer, start, is a call candidate, closed candidates inside]
     def fail(why, at):
         "Give up the open span; the calls that closed inside it count on their own"
-        out.append((stack[0][1], at, why))
-        out.extend((a, b, None) for e in stack for a, b in e[3])
+        out.append((stack[0][1], at, why, []))
+        out.extend((a, b, None, ps) for e in stack for a, b, ps in e[3])
         stack.clear()
-    while m := (_tok_re if stack else _start_re).search(text, i):
+    while m := (_tok_re if stack else _out_re).search(text, i):
         s, i = m[0], m.end()
         if m['name']:
             if m.start() < m.start('name'): stack.append([_CLOSE[s[0]], m.start(), True, []])
@@ -284,9 +286,9 @@ def _scan(text:str) -> list:
         elif s in ')]}':
             if s != stack[-1][0]: fail(f'has `{s}` where `{stack[-1][0]}` was expected', i); continue
             _, a, cand, inner = stack.pop()
-            if stack: stack[-1][3].extend([(a, i)] if cand else inner)
-            else: out.append((a, i, None))
-        elif s == '#': i = j if (j := text.find('\n', i)) >= 0 else len(text)
+            if stack: stack[-1][3].extend([(a, i, inner)] if cand else inner)
+            else: out.append((a, i, None, inner))
+        elif s[-1] == '#': i = j if (j := text.find('\n', i)) >= 0 else len(text) # a comment
         else: # a quote: skip the string, or give up at its broken end (remembered, so a later quote is not rescanned)
             e = dead[s] if dead.get(s, -1) >= i else _body_res[s].match(text, i).end()
             if text.startswith(s, e): i = e + len(s)
@@ -325,16 +327,24 @@ def _span_calls(src:str, ctx) -> list:
         raise ValueError(f"Not a function call: found {_kind(bad)} `{_seg(src, bad)}` in `{_short(src)}`; expected a call or a list of calls")
     return [_call(_unprint(n), src, ctx) for n in nodes]
 
+def _spanned_calls(text:str, context:Mapping|None=None) -> list:
+    "(call, (start, end)) for each call `parse_function_calls` finds in `text`; each call of a list has its own span"
+    t = _checked(text).lstrip('\ufeff')
+    k, res = len(text) - len(t), []
+    for a, b, why, parts in _scan(t):
+        if why:
+            if _starts_alone(t, a): raise ValueError(f"Invalid function call syntax: `{_short(t[a:b])}` {why}")
+            continue
+        try: calls = _span_calls(t[a:b], context)
+        except ValueError:
+            if _alone(t, a, b): raise
+            continue
+        spans = [p[:2] for p in parts] if t[a] in '[(' and len(parts) == len(calls) else [(a, b)] * len(calls)
+        res += [(c, (k+x, k+y)) for c, (x, y) in zip(calls, spans)]
+    return res
+
 def parse_function_calls(text:str, # model output holding zero or more Python-style calls
                          context:Mapping|None=None, # values for the bare names calls may use as arguments
                         ) -> list[dict]: # one parse_function_call-shaped {'tool', 'arguments'} per call, in order
     "Every Python-style call in `text`: a pythonic list, one per line, after `<|python_tag|>`, in code fences or in prose"
-    text, res = _checked(text).lstrip('\ufeff'), []
-    for a, b, why in _scan(text):
-        if why:
-            if _starts_alone(text, a): raise ValueError(f"Invalid function call syntax: `{_short(text[a:b])}` {why}")
-            continue
-        try: res += _span_calls(text[a:b], context)
-        except ValueError:
-            if _alone(text, a, b): raise
-    return res
+    return [c for c, _ in _spanned_calls(text, context)]

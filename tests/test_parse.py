@@ -53,6 +53,15 @@ FIXTURES = [
     '<|python_tag|>f(a=1)',
     'Checking.\n```tool_code\nprint(default_api.search(q="x"))\n```\nDone.',
     '<function_calls><invoke name="f"><parameter name="a">NaN</parameter></invoke></function_calls>',
+    # found in review: a repair that loses a call, `<` in XML names, an object naming two tools, comments, JSON in Python-style arguments
+    'Calls: [call {"name": "f", "arguments": {"a": 1}}]',
+    'ag|>f(a[{"tool_name": "f", "parameters": {"x": "a"}}, "y": {"tool_name": "g", "parameters": {}}}<tool_call>{"name": "g", "arguments": {"b": 2}',
+    '<function=f><parameter=x<y>1</parameter><parameter=z>2</parameter></function> <function_calls><invoke name="a<b"></invoke></function_calls>',
+    '{"name": "f", "arguments": {}, "name": "g"}',
+    '<tool_call>{"name": "g", "arguments": {"b": 2}{"tool_name":"f","parameters":{"x":[1,2,}}, "inner":{"tool_name":"g","parameters":{}}}}',
+    "```tool_code\n# not now: delete_all(confirm=True)\nsearch(q='y')  # delete_all()\n```",
+    '[f(spec={"name": "x", "arguments": {}}), g(b=1)]',
+    '[{"name": "a", "arguments": {"x": 1}}, {"name": "b", "arguments": {"y": ',
 ]
 
 def stream(text, rng, parser=P, tools=None):
@@ -75,6 +84,14 @@ def test_stream_matches_one_shot(text):
             assert [c.span for c in ends] == [c.span for c in ref.tool_calls]
             assert sp.result() == ref
             check_deltas(text, evs)
+            check_errors(sp, evs)
+
+def check_errors(sp, evs):
+    "Each error is in result().errors once and comes as one event, with the index of the call it ends; one ending several calls comes once per call"
+    errs = [e for e in evs if e.type == 'error']
+    assert list({id(e.error): e.error for e in errs}.values()) == sp.result().errors
+    assert len({id(e.error) for e in errs if e.index is None}) == len([e for e in errs if e.index is None])
+    assert not any(e.index is None for e in errs if any(x.error is e.error and x.index is not None for x in errs))
 
 def check_deltas(text, evs):
     "What the events guarantee: the deltas of a call are the model's argument text (or, for formats without JSON arguments,"
@@ -167,13 +184,35 @@ def test_once_quadratic_inputs_finish(name, streamed):
     assert len(r.tool_calls) == n
     if name.endswith('repairs'): assert 'too large to repair' in r.errors[-1].reason
 
-@pytest.mark.parametrize('name', ['curly', 'hermes', 'unclosed_marked_string', 'xml', 'many_small_calls'])
-def test_adversarial_streamed(name):
-    text = ADVERSARIAL[name]
+@pytest.mark.parametrize('name', ADVERSARIAL)
+@pytest.mark.parametrize('chunk', [4096, None])
+def test_adversarial_streamed(name, chunk):
+    "Streamed in chunks or as one chunk, each finishes quickly and agrees with parse"
+    text,t = ADVERSARIAL[name],time.perf_counter()
     sp = StreamParser()
-    for i in range(0, len(text), 4096): sp.feed(text[i:i+4096])
+    for i in range(0, len(text), chunk or len(text)): sp.feed(text[i:i+(chunk or len(text))])
     sp.close()
+    assert time.perf_counter()-t < 3
     assert sp.result() == P.parse(text)
+
+BIG = {  # ~1 MB each, and the parser's cap; the array of small objects took 8 s at 128 KB as one chunk (each object copied the rest of the chunk)
+    'array_of_objects': ('[' + '{"a":1},' * 131_000 + '{"a":1}]', 8000),
+    'array_of_calls': ('[' + '{"name": "f", "arguments": {"a": 1}},' * 28_000 + '{"name": "f", "arguments": {"a": 1}}]', 2_000_000),
+    'calls': ('Step: {"name": "f", "arguments": {"a": [1, 2], "s": "x"}}\n' * 17_000, 8000),
+    'long_heads': ('[' + ('{' + ('"id": "' + 'x' * 190 + '", ') * 5 + '"name": "f", "arguments": {}},') * 1000 + '{}]', 2_000_000),
+}
+
+@pytest.mark.parametrize('name', BIG)
+@pytest.mark.parametrize('chunk', [None, 256])
+def test_stream_big_text_linear(name, chunk):
+    "1 MB as one chunk or as many: linear (well under the generous bound), and what parse gives"
+    (text,cap),n = BIG[name],chunk or len(BIG[name][0])
+    p = ToolCallParser(max_payload_chars=cap)
+    sp,t = StreamParser(parser=p),time.perf_counter()
+    evs = [e for i in range(0, len(text), n) for e in sp.feed(text[i:i+n])] + sp.close()
+    assert time.perf_counter()-t < 3  # 0.2-1.5 s on a quiet machine; quadratic took minutes
+    assert sp.result() == p.parse(text)
+    assert len([e for e in evs if e.type == 'start']) == len([e for e in evs if e.type in ('end', 'error') and e.index is not None])
 
 def test_deep_valid_within_limits():
     "Valid nesting under max_depth parses"
@@ -291,3 +330,48 @@ def test_three_way_splits():
                 evs = sp.feed(text[:i]) + sp.feed(text[i:j]) + sp.feed(text[j:]) + sp.close()
                 assert sp.result() == ref and [c.span for c in sp.result().tool_calls] == [c.span for c in ref.tool_calls], (text, i, j)
                 check_deltas(text, evs)
+                check_errors(sp, evs)
+
+def test_repair_that_loses_a_call():
+    "json-repair can turn a call into strings; that is an error in parse and in the stream, which had started the call"
+    for t in ('Calls: [call {"name": "f", "arguments": {"a": 1}}]', '[{"name": "f", "arguments": {}}, "y": {"name": "g", "arguments": {}}}'):
+        r = P.parse(t)
+        assert r.tool_calls == [] and 'repairing it would lose the call' in r.errors[0].reason, t
+        for chunk in (1, 7, len(t)):
+            sp = StreamParser()
+            evs = [e for i in range(0, len(t), chunk) for e in sp.feed(t[i:i+chunk])] + sp.close()
+            assert sp.result() == r
+            check_errors(sp, evs)
+            assert [e.index for e in evs if e.type == 'start'] == [e.index for e in evs if e.type == 'error']
+
+def test_one_error_event_per_error():
+    "A started call that fails ends in one 'error' event, with its index"
+    for t in ('{"name":"f","arguments":{"a":NaN}}', '<tool_call>{"name": "f", "arguments": {"a": }}</tool_call>', '{"name": "f", "arguments": {}, "name": "g"}'):
+        sp = StreamParser()
+        evs = [e for ch in t for e in sp.feed(ch)] + sp.close()
+        assert [(e.type, e.index) for e in evs if e.type != 'delta'] == [('start', 0), ('error', 0)], t
+        assert sp.result().errors == [evs[-1].error] == P.parse(t).errors
+
+def test_xml_names_split_anywhere():
+    "`<` and `>` never belong to an XML name, so where the text is split cannot change the result"
+    for t in ('<function=f><parameter=x<y>1</parameter></function>', '<function=a<b><function=f><parameter=x>1</parameter></function>',
+              '<function_calls><invoke name="a<b"><parameter name="x">1</parameter></invoke><invoke name="g"><parameter name="p<q">2</parameter></invoke></function_calls>'):
+        ref = P.parse(t)
+        for k in range(len(t)):
+            sp = StreamParser()
+            sp.feed(t[:k]); sp.feed(t[k:]); sp.close()
+            assert sp.result() == ref, (t, k)
+
+def test_json_inside_python_calls_is_not_started():
+    "A call-shaped dict given as an argument in a `[f(...)]` list is an argument: the stream never announces it"
+    t = '[run(spec={"name": "x", "arguments": {}}), g(b=1)]'
+    assert [c.tool_name for c in P.parse(t).tool_calls] == ['run', 'g']
+    for chunk in (1, 3, len(t)):
+        sp = StreamParser()
+        evs = [e for i in range(0, len(t), chunk) for e in sp.feed(t[i:i+chunk])] + sp.close()
+        assert [e.tool_name for e in evs if e.type == 'start'] == ['run', 'g']
+
+def test_comments_are_not_calls():
+    text = "Plan:\n```tool_code\n# not now: delete_all(confirm=True)\nsearch(q='y')  # then delete_all()\n```"
+    r = P.parse(text)
+    assert [(c.tool_name, text[slice(*c.span)]) for c in r.tool_calls] == [('search', "search(q='y')")] and r.errors == []

@@ -2,7 +2,7 @@
 import json, keyword, random, string, time
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from fncall.pycall import parse_function_call, parse_function_calls, map_positional_args, PYCALL_MAX_CHARS, _start_re
+from fncall.pycall import parse_function_call, parse_function_calls, map_positional_args, PYCALL_MAX_CHARS, _start_re, _spanned_calls
 
 # the parser warns about escapes like "\A" in fuzzed strings; that is Python talking, not a failure
 pytestmark = pytest.mark.filterwarnings('ignore::DeprecationWarning', 'ignore::SyntaxWarning')
@@ -59,6 +59,25 @@ def test_round_trip_in_prose(before, cs, fmt, after):
     texts = [render(*c) for c in cs]
     body = '[' + ',\n '.join(texts) + ']' if fmt == '[{}]' else fmt.format('\n'.join(texts))
     assert parse_function_calls(f'{before}\n{body}\n{after}') == [expected(*c) for c in cs]
+
+@fast
+@given(prose, st.lists(calls, min_size=1, max_size=3), st.sampled_from(['[{}]', '{}', 'tool_code', '<|python_tag|>{}']), prose)
+def test_spans(before, cs, fmt, after):
+    "Each call's span holds that call and nothing else: read alone, it gives the same call"
+    texts = [render(*c) for c in cs]
+    if fmt == '[{}]': body = '[' + ',\n '.join(texts) + ']'
+    elif fmt == 'tool_code': body = '```tool_code\n' + '\n'.join(f'print(default_api.{t})' for t in texts) + '\n```'
+    else: body = fmt.format('\n'.join(texts))
+    text = f'{before}\n{body}\n{after}'
+    res = _spanned_calls(text)
+    assert [c for c, _ in res] == [expected(*c) for c in cs]
+    assert all(parse_function_calls(text[a:b]) == [c] for c, (a, b) in res)
+
+@fast
+@given(calls, calls, st.sampled_from(['# {}\n{}', '{1}  # {0}', '```tool_code\n# {0}\n{1}\n```', '{1}; # {0}', '  #{0}\n{1}', '{1}\n\t# {0}']))
+def test_comments(c1, c2, fmt):
+    "A call in a comment is never returned"
+    assert parse_function_calls(fmt.format(render(*c1), render(*c2))) == [expected(*c2)]
 
 @fast
 @given(calls, st.lists(idents, min_size=3, max_size=3, unique=True))
@@ -135,7 +154,8 @@ def test_many_calls_within_cap():
 @pytest.mark.parametrize('text', [
     "f('" * 30_000, 'f("' * 30_000, "(f(' " * 20_000, "[f(" + "'" * 3 * 15_000, 'x f(""" ' * 12_000, "x f(\\'" * 16_000, "x f(\\'''" * 11_000,
     'f(' * 45_000, '[f(' * 30_000, "It's f(x) and g(y), isn't it? " * 3000, 'f(1),' * 20_000, "f(#'\n" * 20_000,
-    'a.' * 45_000 + 'b(', '[ ' * 45_000 + 'f(', "f(') " * 20_000 + "'" * 10_000])
+    'a.' * 45_000 + 'b(', '[ ' * 45_000 + 'f(', "f(') " * 20_000 + "'" * 10_000, '\n' + ' ' * 90_000 + 'x', ' # f(' * 20_000,
+    '#' * 90_000, '\n#' * 45_000 + 'f(1)'])
 def test_scan_linear(text):
     "Text built to make a call finder rescan (unclosed strings and brackets, many candidates) is read in one pass"
     t = time.perf_counter()
