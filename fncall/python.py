@@ -8,7 +8,7 @@ Docs: https://fncall.github.io/fncall/python.html.md"""
 __all__ = ['python', 'python_tool', 'RunResult', 'Sandbox']
 
 # %% ../nbs/02_python.ipynb #ed44e850
-import ast, asyncio, builtins, contextlib, contextvars, functools, importlib.util, io, json, os, secrets, selectors, shutil, signal, subprocess, sys, sysconfig, tempfile, threading, time, traceback
+import ast, asyncio, builtins, contextlib, contextvars, ctypes, functools, importlib.util, io, json, math, os, re, secrets, selectors, shutil, signal, subprocess, sys, sysconfig, tempfile, threading, time, traceback, weakref
 from dataclasses import dataclass
 from inspect import CO_COROUTINE
 
@@ -20,7 +20,18 @@ class _AsyncTimeout(_Timeout):
     "The same, injected into a thread other than the main one; it arms the line trap in that thread"
     def __init__(self, *args): super().__init__(*args); _arm_trap()
 
-_tls = threading.local()
+class _Call:
+    "One timed call: its deadline, whether its timeout has fired, and `done`, set when it ends"
+    def __init__(self, deadline): self.deadline, self.fired, self.done = deadline, False, threading.Event()
+
+class _Thread:
+    "A thread's timeout state: `call`, the timed call whose timeout may be raised into the thread now (None when none runs, and while fncall's own code runs); it changes under `lock`, which a watchdog holds to inject"
+    def __init__(self): self.call, self.lock, self.tid = None, threading.Lock(), ctypes.c_ulong(threading.get_ident())
+
+class _Local(threading.local):
+    def __init__(self): self.st = _Thread()
+
+_tls = _Local()
 _LIBS = tuple({sysconfig.get_paths()[k] for k in ('stdlib','platstdlib','purelib','platlib')})
 
 def _is_lib(f):
@@ -32,61 +43,77 @@ _FN = '<ast>' # file name of the user's code
 
 def _trap(frame, event, arg):
     "Trace function: once the timeout has fired, raise again on every line of user code (not library code), so `except BaseException: pass` cannot swallow it"
-    if event in ('line','call') and getattr(_tls, 'fired', False) and not _is_lib(frame): raise _Timeout()
+    if event in ('line','call') and (c := _tls.st.call) is not None and c.fired and not _is_lib(frame): raise _Timeout()
     return _trap
 
 def _arm_trap():
-    "Trace every frame of the running code in this thread (up to `_guard`) with `_trap`"
-    if not getattr(_tls, 'active', False): return
-    _tls.fired = True
+    "Mark the running call timed out, and trace every frame of its code in this thread (up to `_guard`) with `_trap`"
+    if (c := _tls.st.call) is None: return
+    c.fired = True
     f = sys._getframe(1)
     while f is not None and f.f_code is not _guard.__code__: f.f_trace,f = _trap,f.f_back
     sys.settrace(_trap)
 
 # %% ../nbs/02_python.ipynb #cb2f177f
 def _on_alarm(signum, frame):
-    if getattr(_tls, 'active', False) and time.monotonic() >= _tls.deadline: _arm_trap(); raise _Timeout()
+    c = _tls.st.call
+    if c is not None and time.monotonic() >= c.deadline: _arm_trap(); raise _Timeout()
 
-def _watchdog(tid, deadline, lock, state):
-    "Off the main thread: inject `_AsyncTimeout` into thread `tid` every 20 ms from `deadline` until it returns"
-    import ctypes
-    time.sleep(max(0, deadline-time.monotonic()))
-    while True:
-        with lock:
-            if not state['active']: return
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid), ctypes.py_object(_AsyncTimeout))
-        time.sleep(0.02)
+def _set_alarm(deadline):
+    "Make SIGALRM call `_on_alarm` at `deadline` and every 20 ms after; returns what `_reset_alarm` needs to put back what was there"
+    h = signal.signal(signal.SIGALRM, _on_alarm)
+    return h, signal.setitimer(signal.ITIMER_REAL, max(deadline-time.monotonic(), 1e-6), 0.02), time.monotonic()
+
+def _reset_alarm(h, old, t0):
+    "Put back SIGALRM handler `h` and timer `old`, less the time passed since `t0` (a timer that ran out meanwhile fires at once)"
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, h)
+    if old[0]: signal.setitimer(signal.ITIMER_REAL, max(old[0]-(time.monotonic()-t0), 1e-6), old[1])
+
+_set_async = ctypes.pythonapi.PyThreadState_SetAsyncExc # (thread id, exception class): it lands at the thread's next check
+_ASYNC = ctypes.py_object(_AsyncTimeout)
+
+class _Taken(BaseException): "Injected by a thread into itself to replace, and so take back, a timeout that has not landed yet"
+_TAKEN = ctypes.py_object(_Taken)
+
+def _release(st):
+    "Stop timeouts landing in thread `st` (the caller's): name no call there, and take back an injected one that has not landed yet; raises `_Taken`, which the caller catches"
+    with st.lock:
+        st.call = None
+        while True: _set_async(st.tid, _TAKEN) # lands at once; it loops only if another thread's landing cleared the interpreter's flag first
+
+def _watchdog(st, call):
+    "Off the main thread: from `call`'s deadline until it ends, inject `_AsyncTimeout` into its thread `st` every 20 ms, while `call` is the one named there"
+    wait = call.deadline-time.monotonic()
+    while not call.done.wait(wait):
+        with st.lock:
+            if st.call is call: _set_async(st.tid, _ASYNC)
+        wait = 0.02
 
 # %% ../nbs/02_python.ipynb #f3c13b12
-def _guard(f, timeout):
-    "Call `f()`, raising `_Timeout` into it after `timeout` seconds; restores the previous SIGALRM handler, timer and trace"
-    if not timeout: return f()
-    prev_trace, main = sys.gettrace(), threading.current_thread() is threading.main_thread()
-    _tls.deadline, _tls.fired, _tls.active = time.monotonic()+timeout, False, True
-    if main:
-        old_h, (old_t, old_i) = signal.signal(signal.SIGALRM, _on_alarm), signal.setitimer(signal.ITIMER_REAL, timeout, 0.02)
-        t0 = time.monotonic()
-    else:
-        lock, state = threading.Lock(), {'active': True}
-        threading.Thread(target=_watchdog, args=(threading.get_ident(), _tls.deadline, lock, state), daemon=True).start()
-    try: return f()
+def _guard(f, timeout, outer=None):
+    "Call `f()`, raising `_Timeout` into it once `timeout` seconds (or the deadline of the `outer` call it is part of) have passed"
+    deadline = min(time.monotonic()+timeout if timeout else math.inf, outer.deadline if outer else math.inf)
+    if deadline == math.inf: return f()
+    st, call, prev_trace, alarm = _tls.st, _Call(deadline), sys.gettrace(), None
+    try:
+        if threading.current_thread() is threading.main_thread(): alarm = _set_alarm(deadline)
+        else: threading.Thread(target=_watchdog, args=(st, call), daemon=True).start()
+        st.call = call # from here on the timeout may be raised
+        r = f()
+        if call.fired: raise _Timeout() # the code caught the timeout and ran to its end
+        return r
     finally:
-        _tls.active = False
+        try: _release(st) # first, calling nothing before: no timeout lands after this
+        except (_Taken, _Timeout): pass
+        call.done.set()
         sys.settrace(prev_trace)
-        if main:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old_h)
-            if old_t: signal.setitimer(signal.ITIMER_REAL, max(old_t-(time.monotonic()-t0), 1e-6), old_i)
-        else:
-            import ctypes
-            with lock:
-                state['active'] = False
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.get_ident()), None)
+        if alarm: _reset_alarm(*alarm)
 
 # %% ../nbs/02_python.ipynb #9f9027d9
 def _semicolon(code, node):
-    "Does `;` follow `node`, the last statement of `code`?"
-    line = code.splitlines()[node.end_lineno-1].encode()
+    "Does `;` follow `node`, the last statement of `code`? (Lines end as the parser ends them: not at form feeds or `\u2028`, as `splitlines` would)"
+    line = re.split('\r\n?|\n', code)[node.end_lineno-1].encode()
     return line[node.end_col_offset:].decode(errors='replace').lstrip().startswith(';')
 
 _NOVAL = object()
@@ -117,11 +144,11 @@ def _run_coro(coro):
     "Run `coro` to completion on a new event loop in this thread, even if a loop is already running here"
     outer, loop = asyncio._get_running_loop(), asyncio.new_event_loop()
     asyncio._set_running_loop(None)
-    if getattr(_tls, 'active', False): loop.call_at(_tls.deadline, _tick, loop) # the loop's clock is time.monotonic
+    if (c := _tls.st.call) is not None: loop.call_at(c.deadline, _tick, loop) # the loop's clock is time.monotonic
     try: return loop.run_until_complete(coro)
     finally:
         try:
-            if not getattr(_tls, 'fired', False): loop.run_until_complete(loop.shutdown_asyncgens()) # no more user code after a timeout
+            if c is None or not c.fired: loop.run_until_complete(loop.shutdown_asyncgens()) # no more user code after a timeout
         finally: loop.close(); asyncio._set_running_loop(outer)
 
 def _exec(body, expr, glb, loc):
@@ -188,29 +215,32 @@ def _fmt_exc(e):
 _out = contextvars.ContextVar('fncall_python_stdout', default=None)
 
 class _Router:
-    "Stands in for `sys.stdout` while `python` calls run: text goes to the buffer of the call running in this context, else where it went before"
+    "Stands in for `sys.stdout` while `python` calls run: text goes to the buffer of the call running in this context, else to the one call running, else where it went before"
     def __init__(self, orig): self.orig = orig
+    def _to(self):
+        if (to := _out.get()) is None and len(bufs := _cap['bufs'])==1: to = bufs[0]
+        return self.orig if to is None else to
     def write(self, s):
-        to = _out.get() or self.orig
+        to = self._to()
         return len(s) if to is None else to.write(s)
-    def __getattr__(self, k): return getattr(_out.get() or self.orig, k)
+    def __getattr__(self, k): return getattr(self._to(), k)
 
-_cap_lock, _cap = threading.Lock(), dict(n=0, router=None)
+_cap_lock, _cap = threading.Lock(), dict(bufs=(), router=None)
 
 @contextlib.contextmanager
 def _capture(buf):
-    "Send what this context prints to `buf`; `sys.stdout` is restored when the last of the concurrent calls ends"
+    "Send what this context prints to `buf`; when the last of the concurrent calls ends, `sys.stdout` is put back if it is still the router"
     with _cap_lock:
-        if not _cap['n']: _cap['router'] = _Router(sys.stdout)
-        _cap['n'] += 1
+        if not _cap['bufs']: _cap['router'] = _Router(o.orig if isinstance(o := sys.stdout, _Router) else o) # a router left behind by a redirect that began while calls ran is idle: skip it
+        _cap['bufs'] += (buf,)
         sys.stdout = _cap['router']
     tok = _out.set(buf)
     try: yield
     finally:
         _out.reset(tok)
         with _cap_lock:
-            _cap['n'] -= 1
-            if not _cap['n']: sys.stdout = _cap['router'].orig
+            _cap['bufs'] = tuple(o for o in _cap['bufs'] if o is not buf)
+            if not _cap['bufs'] and sys.stdout is _cap['router']: sys.stdout = _cap['router'].orig
 
 # %% ../nbs/02_python.ipynb #96253681
 def _check_timeout(timeout):
@@ -220,6 +250,23 @@ def _shown(v, out=None):
     "What a call shows of value `v`: None for no value, `v` itself if nothing was printed to `out`, else its `repr`"
     if v is _NOVAL or v is None: return None
     return v if out is not None and not out.tell() else repr(v)
+
+def _attempt(body, expr, glb, loc, out=None):
+    "Run the code: what to show of its value and None, or its error's traceback text and the error (SystemExit too). Both may run user code (`__repr__`, `__str__`), so call this within the time limit"
+    try: return _shown(_exec(body, expr, glb, loc), out), None
+    except (KeyboardInterrupt, _Timeout): raise
+    except BaseException as e: return _fmt_exc(e), e
+
+def _run(code, glb, loc, timeout, outer):
+    "`python`'s work; `outer` is the timed call this one is part of, if any"
+    out = io.StringIO()
+    try:
+        body, expr = _compile(code)
+        with _capture(out): res = _guard(lambda: _attempt(body, expr, glb, loc, out), timeout, outer)[0]
+    except KeyboardInterrupt: raise
+    except BaseException as e: res = _fmt_exc(e) # a syntax error or the timeout: their text runs no user code
+    if res is not None and not out.tell(): return res
+    return '\n'.join(o for o in (out.getvalue().rstrip('\n'), res) if o)
 
 def python(
     code:str, # Code to execute
@@ -232,15 +279,12 @@ def python(
     _check_timeout(timeout)
     if glb is None: glb = _user_ns(sys._getframe(1))
     if loc is None: loc = glb
-    out = io.StringIO()
-    try:
-        body, expr = _compile(code)
-        with _capture(out): res = _guard(lambda: _shown(_exec(body, expr, glb, loc), out), timeout) # the repr is made within the time limit
-    except KeyboardInterrupt: raise
-    except BaseException as e: res = _fmt_exc(e) # SystemExit too: the code cannot end the caller's process
-    else:
-        if res is not None and not out.tell(): return res
-    return '\n'.join(o for o in (out.getvalue().rstrip('\n'), res) if o)
+    st = _tls.st
+    if (outer := st.call) is not None: # called from timed code: its timeout waits while this call's machinery runs
+        try: _release(st)
+        except (_Taken, _Timeout): pass
+    try: return _run(code, glb, loc, timeout, outer)
+    finally: st.call = outer
 
 # %% ../nbs/02_python.ipynb #136e2268
 def python_tool(
@@ -281,19 +325,18 @@ def _clip(s, cap):
 
 def _serve(code, ns, timeout, cap):
     "Run `code` in `ns` in the worker (its output goes straight to fds 1 and 2): status, the result's `repr` (made within the time limit) and error"
-    status, res, err = 'ok', None, ''
     try:
         body, expr = _compile(code)
-        res = _guard(lambda: _shown(_exec(body, expr, ns, ns)), timeout)
-    except BaseException as e:
-        status = 'timeout' if isinstance(e, _Timeout) else 'memory' if isinstance(e, MemoryError) else 'error'
-        err = _fmt_exc(e)
+        res, e = _guard(lambda: _attempt(body, expr, ns, ns), timeout)
+    except BaseException as x: res, e = _fmt_exc(x), x # a syntax error or the timeout
+    status = 'ok' if e is None else 'timeout' if isinstance(e, _Timeout) else 'memory' if isinstance(e, MemoryError) else 'error'
+    res, err = (res, '') if e is None else (None, res)
     cut = len(res or '') > cap or len(err) > cap
     return dict(status=status, result=None if res is None else _clip(res, cap), error=err[-cap:], cut=cut)
 
 def _limit(cfg):
     "Set the worker's hard limits (soft = hard), forbid gaining privileges, keep its files private, and make it the reaper of its orphaned descendants"
-    import resource as R, ctypes
+    import resource as R
     mb = 1024*1024
     for r,v in ((R.RLIMIT_AS, cfg['memory_mb']*mb), (R.RLIMIT_CPU, cfg['cpu_s']), (R.RLIMIT_NPROC, cfg['nproc']),
                 (R.RLIMIT_FSIZE, cfg['fsize_mb']*mb), (R.RLIMIT_NOFILE, cfg['nofile']), (R.RLIMIT_CORE, 0)): R.setrlimit(r, (v,v))
@@ -339,15 +382,20 @@ _BOOT = ("import sys, os, json, types; cfg = json.loads(sys.argv[1]); rf = os.fd
          "exec(compile(json.loads(rf.readline()), '<fncall sandbox>', 'exec'), vars(m)); m._worker(cfg, rf)")
 
 # %% ../nbs/02_python.ipynb #ff3279c9
-def _children():
-    "Map of parent pid to child pids, read from /proc"
-    kids = {}
+def _procs():
+    "(pid, parent pid, state letter, (real, effective, saved uid)) of every process, read from /proc"
     for d in os.listdir('/proc'):
         if not d.isdigit(): continue
         try:
-            with open(f'/proc/{d}/stat', 'rb') as f: ppid = int(f.read().rsplit(b')', 1)[1].split()[1])
-        except (OSError, ValueError, IndexError): continue
-        kids.setdefault(ppid, []).append(int(d))
+            with open(f'/proc/{d}/status', 'rb') as f: s = f.read()
+            get = lambda k: s.split(b'\n'+k+b':', 1)[1].split()
+            yield int(d), int(get(b'PPid')[0]), get(b'State')[0], tuple(map(int, get(b'Uid')[:3]))
+        except (OSError, IndexError, ValueError): continue
+
+def _children():
+    "Map of parent pid to child pids"
+    kids = {}
+    for p,pp,*_ in _procs(): kids.setdefault(pp, []).append(p)
     return kids
 
 def _tree(pids):
@@ -375,18 +423,9 @@ def _kill_tree(pid, root=True):
             pids = new
     _signal(pids if root else pids-{pid}, group, signal.SIGKILL)
 
-def _procs():
-    "(pid, state letter, (real, effective, saved uid)) of every process, read from /proc"
-    for d in os.listdir('/proc'):
-        if not d.isdigit(): continue
-        try:
-            with open(f'/proc/{d}/status', 'rb') as f: s = f.read()
-            yield int(d), s.split(b'\nState:', 1)[1].split()[0], tuple(map(int, s.split(b'\nUid:', 1)[1].split()[:3]))
-        except (OSError, IndexError, ValueError): continue
-
 def _alive(uid):
     "Pids of the live processes (not zombies) with `uid` as real, effective or saved uid"
-    return {p for p,st,us in _procs() if uid in us and st not in (b'Z', b'X')}
+    return {p for p,_,st,us in _procs() if uid in us and st not in (b'Z', b'X')}
 
 _KILL = 'import os\ntry: os.kill(-1, 9)\nexcept ProcessLookupError: pass'
 
@@ -412,7 +451,7 @@ def _known(get, i):
 def _free_uid():
     "A uid (and gid of the same number) that no account, group, process or other worker of ours uses"
     import pwd, grp
-    used = {u for _,_,us in _procs() for u in us} | _taken
+    used = {u for *_,us in _procs() for u in us} | _taken
     while True:
         u = _UIDS[0] + secrets.randbelow(_UIDS[1]-_UIDS[0])
         if u not in used and not _known(pwd.getpwuid, u) and not _known(grp.getgrgid, u): _taken.add(u); return u
@@ -482,6 +521,17 @@ def _answer(line, rid):
 # %% ../nbs/02_python.ipynb #00a31d0d
 _GRACE = 1.0 # seconds the parent waits past `timeout` for the worker's own timeout before killing it
 
+def _stop_worker(proc, fds, d, uid, exe):
+    "Kill worker `proc` and everything it started (all processes of its own `uid`, else its tree), close our ends `fds` of its pipes, delete its directory `d`"
+    if uid is not None: _kill_uid(uid, exe)
+    else: _kill_tree(proc.pid)
+    proc.kill()
+    proc.wait()
+    for f in (proc.stdout, proc.stderr): f.close()
+    for fd in fds: os.close(fd)
+    shutil.rmtree(d, ignore_errors=True)
+    _taken.discard(uid)
+
 class Sandbox:
     "Run code in a persistent worker subprocess with hard limits the code cannot defeat"
     def __init__(self,
@@ -501,7 +551,7 @@ class Sandbox:
         self._own = os.geteuid()==0 and os.path.isdir('/proc') # root: each worker under a uid of its own
         self.exe = executable or sys.executable
         if self._own and not executable and not _runnable(self.exe): self.exe = shutil.which('python3', path=os.defpath) or self.exe
-        self._proc, self.uid, self.dir, self._id = None, None, None, 0
+        self._proc, self.uid, self.dir, self._id, self._lock = None, None, None, 0, threading.Lock()
         self._start()
 
     def _start(self):
@@ -523,20 +573,13 @@ class Sandbox:
             if isinstance(e, PermissionError): raise PermissionError(f'the sandbox user cannot run the worker interpreter {self.exe!r}: pass `executable=` one that any user may run') from e
             raise
         finally: os.close(req_r); os.close(resp_w)
+        self._finalizer = weakref.finalize(self, _stop_worker, self._proc, (self._req, self._resp), self.dir, self.uid, self.exe) # also when the sandbox is collected, or at exit
         for fd in (self._proc.stdout.fileno(), self._proc.stderr.fileno(), self._resp, self._req): os.set_blocking(fd, False)
         with contextlib.suppress(OSError): _write_all(self._req, json.dumps(_source()).encode()+b'\n', time.monotonic()+10) # if it fails, the first run says the worker died
 
     def _stop(self):
-        "Kill the worker and everything it started; close our ends of its pipes; delete its directory"
         if self._proc is None: return
-        if self._own: _kill_uid(self.uid, self.exe)
-        else: _kill_tree(self._proc.pid)
-        self._proc.kill()
-        self._proc.wait()
-        for f in (self._proc.stdout, self._proc.stderr): f.close()
-        for fd in (self._req, self._resp): os.close(fd)
-        shutil.rmtree(self.dir, ignore_errors=True)
-        _taken.discard(self.uid)
+        self._finalizer()
         self._proc = None
 
     def _exchange(self, code, out, err):
@@ -564,8 +607,11 @@ class Sandbox:
     def run(self,
         code:str, # Python code to run in the worker's namespace
     )->RunResult:
-        "Run `code` in the worker and report what happened"
+        "Run `code` in the worker and report what happened; runs from several threads take turns, each timed from its own start"
         if not isinstance(code, str): raise TypeError(f'code must be a str, got {type(code).__name__}')
+        with self._lock: return self._run(code)
+
+    def _run(self, code):
         t0 = time.monotonic()
         if self._proc is None: self._start()
         out, err = _Capped(self.max_output), _Capped(self.max_output)
@@ -591,11 +637,8 @@ class Sandbox:
         return str(self.run(code))
 
     def close(self):
-        "Kill the worker and everything it started, and delete its working directory"
-        self._stop()
+        "Kill the worker and everything it started, and delete its working directory (after a run in progress ends)"
+        with self._lock: self._stop()
 
     def __enter__(self): return self
     def __exit__(self, *args): self.close()
-    def __del__(self):
-        try: self.close()
-        except Exception: pass # at interpreter exit the modules it needs may be gone

@@ -296,10 +296,29 @@ def test_concurrent_calls_keep_their_output():
                       ('python', {'code': 'import time\ntime.sleep(0.1)\nprint("B1")\ntime.sleep(0.3)\nprint("B2")'})], ns=[python])
     assert res == ['A1\nA2', 'B1\nB2'] and sys.stdout is real
 
-def test_stdout_restored_after_user_replaces_it():
+def test_stdout_replaced_by_the_code_stays():
+    "fncall puts back only its own router: what the code (or another thread) put in sys.stdout meanwhile stays, and no router is left behind"
     real = sys.stdout
-    assert python('import sys, io; sys.stdout = io.StringIO(); print("lost")', glb={}) == ''
-    assert sys.stdout is real
+    try:
+        assert python('import sys, io; sys.stdout = io.StringIO(); print("kept")', glb={}) == ''
+        assert sys.stdout.getvalue() == 'kept\n'
+    finally: sys.stdout = real
+
+def test_redirect_made_meanwhile_is_kept():
+    "A redirect another thread makes while a call runs is not undone when the call ends (review t2)"
+    import contextlib
+    real = sys.stdout = io.StringIO()
+    try:
+        res, f = {}, io.StringIO()
+        t = threading.Thread(target=lambda: res.setdefault('b', python('import time; time.sleep(0.3)', {})))
+        t.start(); time.sleep(0.1)
+        with contextlib.redirect_stdout(f):
+            t.join()
+            print('meanwhile')
+        print('after')
+        assert python('print("next")', {}) == 'next' # the router left behind by the redirect is dropped
+        assert (res['b'], f.getvalue(), real.getvalue(), sys.stdout) == ('', 'meanwhile\n', 'after\n', real)
+    finally: sys.stdout = sys.__stdout__ if real is sys.stdout else sys.stdout
 
 def test_threads_get_user_namespace():
     "call_funcs runs each call in a thread with no user frame: the namespace is that of call_funcs' caller, not fncall's"
@@ -340,3 +359,123 @@ def test_python_tool_through_registry():
     reg = FunctionRegistry(); reg.add(python_tool(ns, timeout=5))
     out = reg.run('TOOL_CALL {"name": "python", "arguments": {"code": "y = 6*7\\ny"}}')
     assert ns['y'] == 42 and '42' in json.dumps(out)
+
+def test_threads_started_by_the_code_print_into_the_call():
+    "A thread the code starts inherits no context: while only its call runs, its output goes to that call"
+    code = "import threading\nt = threading.Thread(target=print, args=('from a thread',)); t.start(); t.join()"
+    assert python(code, {}) == 'from a thread'
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(1) as ex: assert ex.submit(python, code, {}).result() == 'from a thread'
+
+def _stray_check(code, timeout, secs=3, n=3):
+    "Run `code` in `n` threads again and again for `secs` s; return results other than a timeout and exceptions raised outside `python`"
+    bad, stray = [], []
+    def work():
+        end = time.monotonic()+secs
+        while time.monotonic() < end:
+            try:
+                r = python(code, {}, timeout=timeout)
+                if not r.rstrip().endswith('TimeoutError'): bad.append(r)
+                for _ in range(3): time.sleep(0.005) # outside python(): nothing may land here
+            except BaseException as e: stray.append(repr(e))
+    ts = [threading.Thread(target=work) for _ in range(n)]
+    for t in ts: t.start()
+    for t in ts: t.join()
+    return bad, stray
+
+def test_timeout_never_lands_outside_the_call():
+    "Review t6b: the watchdog's exception once landed in Thread.start() before the call's try, or after the call ended, and then forever"
+    base = threading.active_count()
+    assert _stray_check('while 1: pass', 0.03) == ([], [])
+    assert _stray_check('while 1: pass', 0.001) == ([], [])
+    _threads_back_to(base)
+
+def _threads_back_to(n, wait=3):
+    end = time.monotonic()+wait
+    while threading.active_count() > n and time.monotonic() < end: time.sleep(0.02)
+    assert threading.active_count() <= n, threading.enumerate()
+
+def test_watchdogs_end_with_their_calls():
+    "Each threaded call's watchdog ends when the call does, not at its deadline (an hour by default)"
+    base = threading.active_count()
+    t = threading.Thread(target=lambda: [python('1+1', {}, timeout=3600) for _ in range(50)])
+    t.start(); t.join()
+    _threads_back_to(base)
+
+def test_traced_calls_after_threaded_calls():
+    "Taking back a pending timeout by injecting NULL left CPython 3.11's async-exception flag set, and then every traced function call hung"
+    code = ('import sys\nfrom concurrent.futures import ThreadPoolExecutor\nfrom fncall.python import python\n'
+            'with ThreadPoolExecutor(1) as ex: assert ex.submit(python, "1", {}, None, 5).result() == 1\n'
+            'assert python("while True: pass", {}, timeout=0.1).rstrip().endswith("TimeoutError")\n'
+            'sys.settrace(lambda *a: None)\ndef g(): return 2\nassert g() == 2\nsys.settrace(None)\nprint("ok")')
+    import subprocess
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=30)
+    assert r.stdout == 'ok\n', r.stderr
+
+@pytest.mark.parametrize('threaded', [False, True])
+def test_nested_call_keeps_outer_timeout(threaded):
+    "A python() inside timed code leaves the outer timeout armed, and the outer deadline cuts an inner call short (review t1)"
+    from concurrent.futures import ThreadPoolExecutor
+    def run(code, timeout):
+        if not threaded: return python(code, {'python': python}, timeout=timeout)
+        with ThreadPoolExecutor(1) as ex: return ex.submit(python, code, {'python': python}, None, timeout).result()
+    for inner in ("python('1', {}, timeout=5)\nwhile True: pass", "python('while True: pass', {}, timeout=5)\nwhile True: pass",
+                  "python('while True: pass', {}, timeout=None)\nwhile True: pass"):
+        t = time.monotonic()
+        r = run(inner, 0.5)
+        assert r.rstrip().endswith('TimeoutError') and time.monotonic()-t < 2, (inner, r, time.monotonic()-t)
+
+@pytest.mark.parametrize('threaded', [False, True])
+def test_exception_text_within_timeout(threaded):
+    "The text of an exception runs the code's __str__: it is made within the time limit (review t1). Off the main thread a blocking C call (sleep) cannot be interrupted, so only the loop is tried there"
+    from concurrent.futures import ThreadPoolExecutor
+    for body in ('while True: pass',) + (() if threaded else ('time.sleep(2); return "e"',)):
+        code = f'import time\nclass E(Exception):\n    def __str__(self):\n        {body}\nraise E()'
+        t = time.monotonic()
+        if threaded:
+            with ThreadPoolExecutor(1) as ex: r = ex.submit(python, code, {}, None, 0.3).result()
+        else: r = python(code, {}, timeout=0.3)
+        assert r.rstrip().endswith('TimeoutError') and time.monotonic()-t < 1.5, (body, r, time.monotonic()-t)
+
+def test_no_stale_timeout_after_timed_out_call():
+    "An unlimited call after one that timed out still closes its async generators (it used to read the old call's flag)"
+    assert python('while True: pass', {}, timeout=0.1).rstrip().endswith('TimeoutError')
+    code = ('import asyncio\nasync def gen():\n    try: yield 1\n    finally: print("closed")\n'
+            'g = gen()\nawait g.__anext__();')
+    assert python(code, {}, timeout=None) == 'closed'
+
+def test_sandbox_runs_from_threads_take_turns():
+    "Two threads running one sandbox (as fncall's parallel dispatch does) each get their own result; each run is timed from its own start (review t5)"
+    with Sandbox(timeout=1) as s:
+        out = {}
+        def go(i): out[i] = s.run(f'import time; time.sleep(0.6); print("run{i}"); {i}')
+        ts = [threading.Thread(target=go, args=(i,)) for i in range(3)]
+        for t in ts: t.start()
+        for t in ts: t.join()
+        assert {i: (r.status, r.stdout, r.result, r.reset) for i,r in out.items()} == {i: ('ok', f'run{i}\n', str(i), False) for i in range(3)}
+
+EXIT_SCRIPT = """import json, threading
+from fncall.python import Sandbox
+keep = []
+def make(): keep.append(Sandbox(timeout=5)) # a function: a module-level cycle, so the list outlives the builtins at exit
+t = threading.Thread(target=make); t.start(); t.join()
+pid = int(keep[0].python('import subprocess\\np = subprocess.Popen(["sleep", "1000"], start_new_session=True)\\np.pid'))
+print(json.dumps(dict(pid=pid, uid=keep[0].uid, dir=keep[0].dir, worker=keep[0]._proc.pid)))
+"""
+
+def test_sandbox_cleaned_up_at_exit():
+    "A sandbox never closed, referenced from a list at interpreter exit: its worker, what it started and its directory are gone (review t9)"
+    import subprocess
+    r = subprocess.run([sys.executable, '-c', EXIT_SCRIPT], capture_output=True, text=True, timeout=60)
+    info = json.loads(r.stdout)
+    assert not r.stderr and not os.path.exists(info['dir'])
+    _gone({info['pid'], info['worker']})
+    if info['uid'] is not None: assert not _alive(info['uid'])
+
+def test_sandbox_cleaned_up_when_collected():
+    import gc
+    s = Sandbox(timeout=T)
+    d, tree = s.dir, _tree({s._proc.pid})
+    del s; gc.collect()
+    assert not os.path.exists(d)
+    _gone(tree)
