@@ -229,7 +229,7 @@ _cap_lock, _cap = threading.Lock(), dict(bufs=(), router=None)
 
 @contextlib.contextmanager
 def _capture(buf):
-    "Send what this context prints to `buf`; when the last of the concurrent calls ends, `sys.stdout` is put back if it is still the router"
+    "Send what this context prints to `buf`; when the last of the concurrent calls ends, `sys.stdout` is put back"
     with _cap_lock:
         if not _cap['bufs']: _cap['router'] = _Router(o.orig if isinstance(o := sys.stdout, _Router) else o) # a router left behind by a redirect that began while calls ran is idle: skip it
         _cap['bufs'] += (buf,)
@@ -240,7 +240,7 @@ def _capture(buf):
         _out.reset(tok)
         with _cap_lock:
             _cap['bufs'] = tuple(o for o in _cap['bufs'] if o is not buf)
-            if not _cap['bufs'] and sys.stdout is _cap['router']: sys.stdout = _cap['router'].orig
+            if not _cap['bufs']: sys.stdout = _cap['router'].orig
 
 # %% ../nbs/02_python.ipynb #96253681
 def _check_timeout(timeout):
