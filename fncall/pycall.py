@@ -335,6 +335,7 @@ def _spanned_calls(text:str, context:Mapping|None=None) -> list:
         if why:
             if _starts_alone(t, a): raise ValueError(f"Invalid function call syntax: `{_short(t[a:b])}` {why}")
             continue
+        if 0 < a and b < len(t) and t[a-1] == t[b] and t[b] in '"\'': continue # a call quoted in prose is mentioned, not made
         try: calls = _span_calls(t[a:b], context)
         except ValueError:
             if _alone(t, a, b): raise
