@@ -14,12 +14,12 @@ from types import NoneType
 from typing import Annotated, Any, Literal, Union
 from typing_extensions import Required, TypedDict
 from pydantic import Field
-from .schema import custom_types
+from .schema import custom_types, _formats as _schema_formats
 from .call import _py_nm
 
 # %% ../nbs/03_mktool.ipynb #423907f5
 type_map = dict(string=str, boolean=bool, integer=int, number=float, array=list, object=dict)
-_formats = {'date-time': dt.datetime, 'date': dt.date, 'time': dt.time, 'duration': dt.timedelta}
+_formats = {f: t for t,f in _schema_formats.items()}  # 'date-time' -> datetime, ...: the inverse of get_schema's
 
 class _Node(dict):
     "A schema the inlining made (see below): `typ` keeps its Python type once made; `defn`, for an inlined `$ref`, is its definition's shared node"
