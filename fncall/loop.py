@@ -172,10 +172,11 @@ class _Text(_Api):
     def turn(self, r): return [{'role': 'assistant', 'content': r}]
     def text(self, r): return r
 
-# %% ../nbs/09_loop.ipynb #1ff55e31
+# %% ../nbs/09_loop.ipynb #5bd249c1
 def _endpoint(client, aio):
     "The `_Api` for `client` (`aio`: for `aloop`), and whether its create call is async"
-    mod = type(client).__module__.split('.')[0]
+    mods = {c.__module__.split('.')[0] for c in type(client).__mro__}  # the SDK's package, for its subclasses too
+    mod = next((m for m in ('anthropic', 'openai', 'google') if m in mods), None)
     if mod == 'anthropic': api, fn = _Anthropic, getattr(client, 'messages', client).create
     elif mod == 'openai':
         c = client.chat.completions if hasattr(client, 'chat') else client

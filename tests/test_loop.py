@@ -337,3 +337,13 @@ def test_gemini_config_kept(reg):
     req = fake.sent[0]
     assert req['systemInstruction']['parts'][0]['text'] == 'Be brief' and req['generationConfig']['temperature'] == 0.5
     assert [d['name'] for d in req['tools'][0]['functionDeclarations']] == ['get_weather', 'divide']
+
+def test_client_subclass_and_messages_kept(reg):
+    "A subclass of an SDK client is that provider's; the caller's message list is left as it was"
+    import anthropic
+    p = Anthropic()
+    fake = Fake(p, [[('get_weather', {'city': 'Rome'})], 'ok'])
+    class Mine(anthropic.Anthropic): pass
+    msgs = [{'role': 'user', 'content': 'Weather?'}]
+    res = reg.loop(Mine(api_key='sk-test', http_client=fake.client(False)), msgs, **p.kw)
+    assert res.text == 'ok' and msgs == [{'role': 'user', 'content': 'Weather?'}] and len(res.messages) == 4
