@@ -29,20 +29,12 @@ def loop(self:FunctionRegistry,
          timeout:float|None=None, # Seconds each tool call may take
          prompt_style:str='json', # For a callable: the tools prompt's style, 'json' or 'python'
          **kwargs, # Passed to the client's create call: `model`, `max_tokens`, `system`, `config`, ...
-        )->'LoopResult':
-    "Call the model, run the tools it asks for and send back the results, until it answers without a call"
+        ):
+    "Call the model, run the tools it asks for and send back the results, until it answers without a call: a `LoopResult`"
     run = _Loop(self, client, False, max_steps, approve, hidden, output, max_retries, on_event, timeout, prompt_style, kwargs)
     return _sync(run(messages))
 
-# %% ../nbs/09_loop.ipynb #f17f2f3e
-@patch
-async def aloop(self:FunctionRegistry, client, messages, max_steps:int=10, approve=None, hidden:dict|None=None, output=None,
-                max_retries:int=1, on_event=None, timeout:float|None=None, prompt_style:str='json', **kwargs)->'LoopResult':
-    "`loop` for async code and async clients (a sync client's calls run in a thread; a genai `Client` uses its `aio`)"
-    run = _Loop(self, client, True, max_steps, approve, hidden, output, max_retries, on_event, timeout, prompt_style, kwargs)
-    with _dispatch(sys._getframe()): return await run(messages)
-
-# %% ../nbs/09_loop.ipynb #1ae6a317
+# %% ../nbs/09_loop.ipynb #e84a794b
 @dataclass(repr=False)
 class LoopResult:
     "How a loop ended: the last response, the whole conversation, the answer's text and validated `output`, the model calls made"
@@ -57,7 +49,7 @@ class LoopLimit(RuntimeError):
     "The loop stopped at `max_steps` or `max_retries`; `.result` holds the conversation so far, ready to go on"
     def __init__(self, msg, result): super().__init__(msg); self.result = result
 
-# %% ../nbs/09_loop.ipynb #56256d37
+# %% ../nbs/09_loop.ipynb #d3a87154
 @dataclass
 class ToolEvent:
     "A tool call starting, ending or refused, for a UI"
@@ -69,12 +61,12 @@ class ToolEvent:
     error:bool=False # Did the call fail, or was it refused?
     seconds:float|None=None # How long it ran ('end')
 
-# %% ../nbs/09_loop.ipynb #fc9d2fac
+# %% ../nbs/09_loop.ipynb #73cc8083
 class Hidden:
     "Marks a parameter the loop fills itself, `user:Hidden[User]`: out of the schema, never taken from the model"
     def __class_getitem__(cls, t): return Annotated[t, cls]
 
-# %% ../nbs/09_loop.ipynb #469fe301
+# %% ../nbs/09_loop.ipynb #9d6e1da0
 def _marked(fn):
     "Names of `fn`'s parameters annotated `Hidden[...]`"
     try: hints = typing.get_type_hints(fn if inspect.isroutine(fn) else type(fn).__call__, include_extras=True)
@@ -100,7 +92,7 @@ def _conceal(tools, hidden):
         raise ValueError(f"hidden names {', '.join(map(repr, sorted(unused)))}, which no tool has as a parameter")
     return out, names
 
-# %% ../nbs/09_loop.ipynb #55139179
+# %% ../nbs/09_loop.ipynb #a06130df
 _final = 'final_answer'
 
 def _answer_tool(output):
@@ -111,7 +103,7 @@ def _answer_tool(output):
     if is_dataclass(output) and doc.startswith(output.__name__ + '('): doc = ''  # the one @dataclass writes
     return FunctionTool(output, f"Give your final answer with this tool. {doc}".strip(), _final)
 
-# %% ../nbs/09_loop.ipynb #53a2104f
+# %% ../nbs/09_loop.ipynb #1260d39d
 class _Api:
     "How the loop talks to one kind of endpoint: the request, the turns it appends, the answer's text"
     fmt, key = None, 'messages'  # the registry's name for the format; the create call's keyword for the conversation
@@ -122,13 +114,13 @@ class _Api:
         "The create call, ready to make"
         return functools.partial(self.create, **{**kw, self.key: msgs, 'tools': reg.schemas(self.fmt) + list(kw.get('tools') or [])})
 
-# %% ../nbs/09_loop.ipynb #943955b2
+# %% ../nbs/09_loop.ipynb #8bd633c5
 class _Anthropic(_Api):
     fmt = 'anthropic'
     def turn(self, r): return [{'role': 'assistant', 'content': [b.model_dump(exclude_none=True) for b in r.content]}]
     def text(self, r): return ''.join(b.text for b in r.content if b.type == 'text')
 
-# %% ../nbs/09_loop.ipynb #e2c2227a
+# %% ../nbs/09_loop.ipynb #6d48a660
 class _Chat(_Api):
     fmt = 'openai'
     def turn(self, r):
@@ -138,13 +130,13 @@ class _Chat(_Api):
         return [{'role': 'assistant', 'content': m.content, **({'tool_calls': calls} if calls else {})}]
     def text(self, r): return r.choices[0].message.content or ''
 
-# %% ../nbs/09_loop.ipynb #658fb9be
+# %% ../nbs/09_loop.ipynb #9e594347
 class _Responses(_Api):
     fmt, key = 'responses', 'input'
     def turn(self, r): return [o.model_dump(exclude_unset=True) for o in r.output]
     def text(self, r): return r.output_text
 
-# %% ../nbs/09_loop.ipynb #0e2c3b35
+# %% ../nbs/09_loop.ipynb #7a11d168
 class _Gemini(_Api):
     fmt, key = 'gemini', 'contents'
     def user(self, text): return {'role': 'user', 'parts': [{'text': text}]}
@@ -159,7 +151,7 @@ class _Gemini(_Api):
         c = self._content(r)
         return ''.join(p.text for p in (c.parts or [] if c else []) if p.text and not p.thought)
 
-# %% ../nbs/09_loop.ipynb #5921bbe3
+# %% ../nbs/09_loop.ipynb #8f5323d7
 class _Text(_Api):
     "A model without a tools API: the tools described in the system message, the calls read from its text"
     fmt = 'text'
@@ -172,7 +164,7 @@ class _Text(_Api):
     def turn(self, r): return [{'role': 'assistant', 'content': r}]
     def text(self, r): return r
 
-# %% ../nbs/09_loop.ipynb #5bd249c1
+# %% ../nbs/09_loop.ipynb #ac54c567
 def _endpoint(client, aio):
     "The `_Api` for `client` (`aio`: for `aloop`), and whether its create call is async"
     mods = {c.__module__.split('.')[0] for c in type(client).__mro__}  # the SDK's package, for its subclasses too
@@ -193,7 +185,7 @@ def _endpoint(client, aio):
                           "or a callable taking messages and returning the model's text")
     return api(fn), _is_async(fn) or type(getattr(fn, '__self__', None)).__name__.startswith('Async')
 
-# %% ../nbs/09_loop.ipynb #228aaca1
+# %% ../nbs/09_loop.ipynb #0846e3bf
 class _Loop:
     "One run of the loop: the endpoint, the tools as the model sees them, the options"
     def __init__(self, reg, client, aio, max_steps, approve, hidden, output, max_retries, on_event, timeout, style, kwargs):
@@ -233,7 +225,7 @@ class _Loop:
         raise LoopLimit(f"The loop reached max_steps={self.max_steps}, the model still calling {', '.join(c[1] for c in calls)}: "
                         "those calls ran, their results end `.result.messages`; pass those to the loop again to go on", res())
 
-# %% ../nbs/09_loop.ipynb #8cc3f2b0
+# %% ../nbs/09_loop.ipynb #e4a3e43e
 @patch
 def _fail(self:_Loop, fails, why, res):
     "`fails`+1, a final answer that was missing or failed validation; past `max_retries`, stop"
@@ -251,7 +243,7 @@ async def _ask(self:_Loop, c):
     if ok is True: return True
     return ok if isinstance(ok, str) and ok else f"The user did not approve this call to {nm!r}."
 
-# %% ../nbs/09_loop.ipynb #fb084d5e
+# %% ../nbs/09_loop.ipynb #56adb1f5
 @patch
 async def _one(self:_Loop, c, ok):
     "(result, is_error) of call `c`, with its events"
@@ -284,3 +276,11 @@ def _not_params(nm, bad, t):
     "The error a model reads for arguments naming hidden parameters, as `call_func` words unknown ones"
     ps = ', '.join(t.schema['input_schema']['properties'])
     return f"Error: invalid arguments for tool {nm!r}:\n" + ''.join(f"{p}: unknown argument\n" for p in sorted(bad)) + f"(parameters: {ps})"
+
+# %% ../nbs/09_loop.ipynb #9ee31aa0
+@patch
+async def aloop(self:FunctionRegistry, client, messages, max_steps:int=10, approve=None, hidden:dict|None=None, output=None,
+                max_retries:int=1, on_event=None, timeout:float|None=None, prompt_style:str='json', **kwargs):
+    "`loop` for async code and async clients (a sync client's calls run in a thread; a genai `Client` uses its `aio`)"
+    run = _Loop(self, client, True, max_steps, approve, hidden, output, max_retries, on_event, timeout, prompt_style, kwargs)
+    with _dispatch(sys._getframe()): return await run(messages)
