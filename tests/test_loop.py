@@ -347,3 +347,15 @@ def test_client_subclass_and_messages_kept(reg):
     msgs = [{'role': 'user', 'content': 'Weather?'}]
     res = reg.loop(Mine(api_key='sk-test', http_client=fake.client(False)), msgs, **p.kw)
     assert res.text == 'ok' and msgs == [{'role': 'user', 'content': 'Weather?'}] and len(res.messages) == 4
+
+@pytest.mark.parametrize('aio', [False, True])
+def test_timeout(aio, reg):
+    "A call running past `timeout` goes back as a timeout error; the loop goes on"
+    import time
+    @reg.function()
+    def slow(s:float): "Sleep"; time.sleep(s); return 'woke'
+    complete, _ = _texts('slow(s=2)', 'gave up')
+    kw = dict(prompt_style='python', timeout=0.2)
+    t0 = time.perf_counter()
+    res = asyncio.run(reg.aloop(complete, 'Sleep', **kw)) if aio else reg.loop(complete, 'Sleep', **kw)
+    assert res.messages[3]['content'] == "slow failed:\nError: tool 'slow' timed out after 0.2 s" and time.perf_counter() - t0 < 1.9
