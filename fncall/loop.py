@@ -13,7 +13,7 @@ from dataclasses import dataclass, is_dataclass
 from typing import Annotated
 from fastcore.basics import patch
 from .call import _dispatch, _is_async
-from .tools import FunctionTool, FunctionRegistry, _reply, _sync
+from .tools import FunctionTool, FunctionRegistry, _outcome, _reply, _sync, _text
 
 # %% ../nbs/09_loop.ipynb #db8fdaed
 @patch
@@ -57,7 +57,7 @@ class ToolEvent:
     name:str # The tool's name
     args:object # The model's arguments
     id:str|None=None # The call's id, when the provider gives one
-    result:object=None # What the model is sent back ('end' and 'refused')
+    result:str|None=None # The text the model is sent back ('end' and 'refused')
     error:bool=False # Did the call fail, or was it refused?
     seconds:float|None=None # How long it ran ('end')
 
@@ -215,13 +215,11 @@ class _Loop:
                 fails = self._fail(fails, f"the model answered without calling {_final}", res)
                 msgs.append(self.api.user(f"Give your final answer by calling the {_final} tool."))
                 continue
-            outs = await asyncio.gather(*[self._one(c, ok) for c,ok in zip(calls, [await self._ask(c) for c in calls])])
-            finals = [i for i,c in enumerate(calls) if c[1] == _final]
-            if (done := next((i for i in finals if not outs[i][1]), None)) is not None:
-                out, outs[done] = outs[done][0], ("Final answer received.", False)
+            oks, self.answers = [await self._ask(c) for c in calls], {}
+            outs = await asyncio.gather(*[self._one(i, c, ok) for i,(c,ok) in enumerate(zip(calls, oks))])
             msgs += _reply(fmt, calls, outs)
-            if done is not None: return res(out)
-            if finals: fails = self._fail(fails, outs[finals[-1]][0], res)
+            if self.answers: return res(self.answers[min(self.answers)])
+            if finals := [o for c,o in zip(calls, outs) if c[1] == _final]: fails = self._fail(fails, _text(finals[-1][0]), res)
         raise LoopLimit(f"The loop reached max_steps={self.max_steps}, the model still calling {', '.join(c[1] for c in calls)}: "
                         "those calls ran, their results end `.result.messages`; pass those to the loop again to go on", res())
 
@@ -243,10 +241,10 @@ async def _ask(self:_Loop, c):
     if ok is True: return True
     return ok if isinstance(ok, str) and ok else f"The user did not approve this call to {nm!r}."
 
-# %% ../nbs/09_loop.ipynb #56adb1f5
+# %% ../nbs/09_loop.ipynb #ba408e37
 @patch
-async def _one(self:_Loop, c, ok):
-    "(result, is_error) of call `c`, with its events"
+async def _one(self:_Loop, i, c, ok):
+    "(result, is_error) of call `c`, number `i` of its turn, with its events; a valid final answer is kept in `answers`"
     id, nm, args, err = c
     args = _args(args)
     if ok is not True:
@@ -256,8 +254,11 @@ async def _one(self:_Loop, c, ok):
     t0 = time.perf_counter()
     if err is None and isinstance(args, dict) and (bad := set(args) & self.hidden.get(nm, set())):
         res = _not_params(nm, bad, self.reg.tools[nm]), True
+    elif err is None and nm == _final:
+        res = await _outcome(nm, self.reg.tools[nm].fn, args, self.timeout)
+        if not res[1]: self.answers[i], res = res[0], ("Final answer received.", False)
     else: res = await self.reg._run1(nm, args, err, self.timeout)
-    await self._emit(ToolEvent('end', nm, args, id, res[0], res[1], time.perf_counter()-t0))
+    await self._emit(ToolEvent('end', nm, args, id, _text(res[0]), res[1], time.perf_counter()-t0))
     return res
 
 @patch
