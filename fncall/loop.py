@@ -66,11 +66,16 @@ class Hidden:
     "Marks a parameter the loop fills itself, `user:Hidden[User]`: out of the schema, never taken from the model"
     def __class_getitem__(cls, t): return Annotated[t, cls]
 
-# %% ../nbs/09_loop.ipynb #9d6e1da0
+# %% ../nbs/09_loop.ipynb #b42c28ba
 def _marked(fn):
     "Names of `fn`'s parameters annotated `Hidden[...]`"
-    try: hints = typing.get_type_hints(fn if inspect.isroutine(fn) else type(fn).__call__, include_extras=True)
-    except Exception: return set()  # annotations that can't be resolved mark nothing
+    while isinstance(fn, functools.partial): fn = fn.func
+    f = fn if inspect.isroutine(fn) else type(fn).__call__
+    try: hints = typing.get_type_hints(f, include_extras=True)
+    except Exception as e:  # unresolved: no marker can be seen, so one that may be there is an error, not a parameter shown to the model
+        if bad := [n for n,a in getattr(f, '__annotations__', {}).items() if 'Hidden' in str(a)]:
+            raise TypeError(f"Can't resolve the annotation of {bad[0]!r} ({e}), so can't tell if it is Hidden") from None
+        return set()
     return {n for n,t in hints.items() if typing.get_origin(t) is Annotated and Hidden in t.__metadata__}
 
 def _params(fn):

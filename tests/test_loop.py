@@ -359,3 +359,16 @@ def test_timeout(aio, reg):
     t0 = time.perf_counter()
     res = asyncio.run(reg.aloop(complete, 'Sleep', **kw)) if aio else reg.loop(complete, 'Sleep', **kw)
     assert res.messages[3]['content'] == "slow failed:\nError: tool 'slow' timed out after 0.2 s" and time.perf_counter() - t0 < 1.9
+
+def test_hidden_marker_reach():
+    "The marker is seen through a partial and on a callable object; an annotation naming Hidden that can't be resolved is an error"
+    import functools
+    from fncall.loop import _marked
+    assert _marked(functools.partial(whoami, greeting='Hi')) == {'user'}
+    class Greeter:
+        def __call__(self, greeting:str, user:Hidden[User]): "Greet"; return greeting
+    assert _marked(Greeter()) == {'user'}
+    def later(q:str, user:'Hidden[Nope]'): "Later"
+    with pytest.raises(TypeError, match="Can't resolve the annotation of 'user'"): _marked(later)
+    def plain(q:'Nope'): "Plain"
+    assert _marked(plain) == set()
