@@ -7,8 +7,8 @@ Docs: https://fncall.github.io/fncall/loop.html.md"""
 # %% auto #0
 __all__ = ['LoopResult', 'LoopLimit', 'ToolEvent', 'Hidden']
 
-# %% ../nbs/09_loop.ipynb #187d630c
-import asyncio, functools, inspect, json, sys, time, typing
+# %% ../nbs/09_loop.ipynb #3c525e97
+import asyncio, copy, functools, inspect, json, re, sys, time, typing
 from dataclasses import dataclass, is_dataclass
 from typing import Annotated
 from fastcore.basics import patch
@@ -83,7 +83,7 @@ def _params(fn):
     except (TypeError, ValueError): return {}
 
 def _conceal(tools, hidden):
-    "`tools` with every hidden parameter bound by `functools.partial` (so out of the schema), and {tool name: its hidden names}"
+    "`tools` with every hidden parameter bound by `functools.partial` and out of the schema, and {tool name: its hidden names}"
     out, names = {}, {}
     for nm,t in tools.items():
         ps = _params(t.fn)
@@ -92,10 +92,25 @@ def _conceal(tools, hidden):
         vals = {p: hidden[p] if p in hidden else ps[p].default for p in hs}
         if miss := [p for p,v in vals.items() if v is inspect.Parameter.empty]:
             raise ValueError(f"Tool {nm!r} has hidden parameter {miss[0]!r} and no value for it: pass hidden={{{miss[0]!r}: ...}}")
-        out[nm], names[nm] = FunctionTool(functools.partial(t.fn, **vals), t.description, nm), hs
+        out[nm], names[nm] = copy.copy(t), hs
+        out[nm].fn, out[nm].schema = functools.partial(t.fn, **vals), _without(t.schema, hs)
     if unused := set(hidden) - set().union(*names.values()):
         raise ValueError(f"hidden names {', '.join(map(repr, sorted(unused)))}, which no tool has as a parameter")
     return out, names
+
+def _without(schema, names):
+    "`schema` (`get_schema`'s format) without the parameters `names`, nor the `$defs` only they used"
+    js = schema['input_schema']
+    props = {k: v for k,v in js['properties'].items() if k not in names}
+    out = {**js, 'properties': props, **({'required': [r for r in js['required'] if r not in names]} if 'required' in js else {})}
+    if defs := js.get('$defs'):
+        used, todo = set(), [props]
+        while todo:
+            for d in re.findall(r'"#/\$defs/([^"]+)"', json.dumps(todo.pop(), default=str)):
+                if d in defs and d not in used: used.add(d); todo.append(defs[d])
+        out['$defs'] = {k: v for k,v in defs.items() if k in used}
+        if not out['$defs']: del out['$defs']
+    return {**schema, 'input_schema': out}
 
 # %% ../nbs/09_loop.ipynb #a06130df
 _final = 'final_answer'

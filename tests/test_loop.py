@@ -372,3 +372,19 @@ def test_hidden_marker_reach():
     with pytest.raises(TypeError, match="Can't resolve the annotation of 'user'"): _marked(later)
     def plain(q:'Nope'): "Plain"
     assert _marked(plain) == set()
+
+def test_hidden_schema_and_description():
+    "A hidden parameter's type leaves the schema with it ($defs only it used); a tool described at registration (no docstring) keeps its description"
+    from fncall.loop import _Loop
+    @dataclass
+    class Place: city:str
+    reg = FunctionRegistry()
+    @reg.function("Greet someone somewhere")
+    def greet(greeting:str, user:Hidden[User], where:Place|None=None): return f"{greeting} {user.name}"
+    full = reg.tools['greet'].schema['input_schema']
+    assert set(full['$defs']) == {'User', 'Place'}
+    s = _Loop(reg, lambda m: '', False, 10, None, {'user': User('ann')}, None, 1, None, None, 'json', {}).reg.tools['greet'].schema
+    assert s['description'] == 'Greet someone somewhere' and list(s['input_schema']['properties']) == ['greeting', 'where']
+    assert set(s['input_schema']['$defs']) == {'Place'} and s['input_schema']['required'] == ['greeting']
+    complete, _ = _texts('TOOL_CALL {"tool_name": "greet", "parameters": {"greeting": "Hi"}}', 'done')
+    assert reg.loop(complete, 'hi', hidden={'user': User('ann')}).messages[3]['content'] == 'greet returned:\nHi ann'
