@@ -43,7 +43,7 @@ def by_claudette(cli):
     chat = Chat(cli=Client('claude-sonnet-4-5', cli=cli), tools=[get_weather])
     return list(chat.toolloop('Weather in Paris, Rome and Oslo?'))[-1].content[0].text
 
-def best(fs, n=30, rounds=5):
+def best(fs, n=20, rounds=11):
     "Best per-conversation time of each of `fs`, in interleaved rounds so machine noise hits them alike"
     clis = [client() for _ in fs]
     res = [float('inf')]*len(fs)
