@@ -128,7 +128,10 @@ class _Api:
     "How the loop talks to one kind of endpoint: the request, the turns it appends, the answer's text"
     fmt, key = None, 'messages'  # the registry's name for the format; the create call's keyword for the conversation
     def __init__(self, create): self.create = create
-    def start(self, messages, reg, style): return [self.user(messages)] if isinstance(messages, str) else list(messages)
+    def start(self, messages, reg, style):
+        if isinstance(messages, str): return [self.user(messages)]
+        if not isinstance(messages, (list, tuple)): raise TypeError(f"messages must be a prompt (str) or a list of messages, got a {type(messages).__name__}")
+        return list(messages)
     def user(self, text): return {'role': 'user', 'content': text}
     def request(self, msgs, reg, kw):
         "The create call, ready to make"

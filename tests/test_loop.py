@@ -388,3 +388,33 @@ def test_hidden_schema_and_description():
     assert set(s['input_schema']['$defs']) == {'Place'} and s['input_schema']['required'] == ['greeting']
     complete, _ = _texts('TOOL_CALL {"tool_name": "greet", "parameters": {"greeting": "Hi"}}', 'done')
     assert reg.loop(complete, 'hi', hidden={'user': User('ann')}).messages[3]['content'] == 'greet returned:\nHi ann'
+
+@pytest.mark.parametrize('aio', [False, True])
+def test_gemini_thought_signature_sent_back(aio, reg):
+    "Gemini's thought signature on a function call part goes back unchanged with the model's turn (Gemini 3 refuses a turn without it)"
+    sig = 'c2lnbmF0dXJlLWJ5dGVz'  # base64
+    class Signed(Gemini):
+        def reply(self, turn, n):
+            r = super().reply(turn, n)
+            if not isinstance(turn, str): r['candidates'][0]['content']['parts'][0]['thoughtSignature'] = sig
+            return r
+    res, fake = run(Signed(), aio, reg, [[('get_weather', {'city': 'Rome'})], 'ok'])
+    model_turn = fake.sent[1]['contents'][1]
+    assert model_turn['role'] == 'model' and model_turn['parts'][0]['thoughtSignature'] == sig
+    assert model_turn['parts'][0]['functionCall'] == {'name': 'get_weather', 'args': {'city': 'Rome'}}
+
+def test_messages_must_be_a_prompt_or_a_list(reg):
+    with pytest.raises(TypeError, match='messages must be a prompt .str. or a list of messages, got a dict'):
+        reg.loop(lambda m: 'x', {'role': 'user', 'content': 'hi'})
+
+def test_anthropic_thinking_sent_back(reg):
+    "Claude's thinking block (with its signature) goes back first in the assistant's turn, as the API requires with tool use"
+    class Thinking(Anthropic):
+        def reply(self, turn, n):
+            r = super().reply(turn, n)
+            if not isinstance(turn, str): r['content'].insert(0, {'type': 'thinking', 'thinking': 'Rome first.', 'signature': 'sig=='})
+            return r
+    res, fake = run(Thinking(), False, reg, [[('get_weather', {'city': 'Rome'})], 'ok'])
+    turn = fake.sent[1]['messages'][1]
+    assert turn['role'] == 'assistant' and turn['content'][0] == {'type': 'thinking', 'thinking': 'Rome first.', 'signature': 'sig=='}
+    assert turn['content'][1]['type'] == 'tool_use'
