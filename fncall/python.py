@@ -378,7 +378,7 @@ class Sandbox:
             env = dict(PATH=os.defpath, HOME=self.dir, TMPDIR=self.dir, LANG='C.UTF-8', PYTHONIOENCODING='utf-8') | self.env
             cmd = [self.exe, '-I', '-c', _BOOT, json.dumps(cfg)]
             if ns: cmd = _bwrap(self.exe, self.dir, self.cfg['memory_mb'], self.ro, self.rw, self.network) + cmd
-            self._proc = _spawn(lambda: subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            self._proc = _spawn(functools.partial(subprocess.Popen, cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 pass_fds=(req_r, resp_w), cwd=self.dir, env=env, start_new_session=True, **ids))
         except BaseException as e:
             for fd in (req_w, resp_r): os.close(fd)
@@ -513,6 +513,7 @@ def _spawner(q):
         fn, fut = q.get()
         try: fut.set_result(fn())
         except BaseException as e: fut.set_exception(e)
+        del fn, fut # hold nothing while waiting
 
 _live = set() # finalizers of the running workers
 
