@@ -1379,3 +1379,347 @@ def _kill_tree(pid, root=True):
 def _alive(uid):
     "Pids of the live processes (not zombies) with `uid` as real, effective or saved uid"
     return {p for p,_,st,us in _procs() if uid in us and st not in (b'Z', b'X')}
+
+# %% ../nbs/02_python.ipynb #a1e0c001
+import ast, asyncio, builtins, contextlib, ctypes, json, math, os, platform, re, signal, struct, sys, sysconfig, threading, time, traceback
+from inspect import CO_COROUTINE
+
+# %% ../nbs/02_python.ipynb #f918ac4d
+class _Timeout(BaseException):
+    "Raised into user code when the timeout expires; a `BaseException`, so `except Exception:` cannot swallow it"
+
+class _AsyncTimeout(_Timeout):
+    "The same, injected into a thread other than the main one; it arms the line trap in that thread"
+    def __init__(self, *args): super().__init__(*args); _arm_trap()
+
+class _Call:
+    "One timed call: its deadline, whether its timeout has fired, `done`, set when it ends, and `st`, its thread's `_Thread` once it runs"
+    def __init__(self, deadline): self.deadline, self.fired, self.done, self.st = deadline, False, threading.Event(), None
+
+class _Thread:
+    "A thread's timeout state: `call`, the timed call whose timeout may be raised into the thread now (None when none runs, and while fncall's own code runs); it changes under `lock`, which a watchdog holds to inject"
+    def __init__(self):
+        self.call, self.lock, self.tid = None, threading.Lock(), ctypes.c_ulong(threading.get_ident())
+        self.main = threading.current_thread() is threading.main_thread()
+
+class _Local(threading.local):
+    def __init__(self): self.st = _Thread()
+
+_tls = _Local()
+_LIBS = tuple({sysconfig.get_paths()[k] for k in ('stdlib','platstdlib','purelib','platlib')})
+
+def _is_lib(f):
+    "Is `f` a frame of fncall or of library code (the standard library, site-packages), rather than user code?"
+    nm, fn = f.f_globals.get('__name__') or '', f.f_code.co_filename
+    return nm=='fncall' or nm.startswith('fncall.') or fn.startswith(_LIBS) or fn.startswith('<frozen')
+
+_FN = '<ast>' # file name of the user's code
+
+def _trap(frame, event, arg):
+    "Trace function: once the timeout has fired, raise again on every line of user code (not library code), so `except BaseException: pass` cannot swallow it"
+    if event in ('line','call') and (c := _tls.st.call) is not None and c.fired and not _is_lib(frame): raise _Timeout()
+    return _trap
+
+def _arm_trap():
+    "Mark the running call timed out, and trace every frame of its code in this thread (up to `_guard`) with `_trap`"
+    if (c := _tls.st.call) is None: return
+    c.fired = True
+    f = sys._getframe(1)
+    while f is not None and f.f_code is not _guard.__code__: f.f_trace,f = _trap,f.f_back
+    sys.settrace(_trap)
+
+# %% ../nbs/02_python.ipynb #cb2f177f
+def _on_alarm(signum, frame):
+    c = _tls.st.call
+    if c is not None and time.monotonic() >= c.deadline: _arm_trap(); raise _Timeout()
+
+def _set_alarm(deadline):
+    "Make SIGALRM call `_on_alarm` at `deadline` and every 20 ms after; returns what `_reset_alarm` needs to put back what was there"
+    h = signal.signal(signal.SIGALRM, _on_alarm)
+    return h, signal.setitimer(signal.ITIMER_REAL, max(deadline-time.monotonic(), 1e-6), 0.02), time.monotonic()
+
+def _reset_alarm(h, old, t0):
+    "Put back SIGALRM handler `h` and timer `old`, less the time passed since `t0` (a timer that ran out meanwhile fires at once)"
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, h)
+    if old[0]: signal.setitimer(signal.ITIMER_REAL, max(old[0]-(time.monotonic()-t0), 1e-6), old[1])
+
+_set_async = ctypes.pythonapi.PyThreadState_SetAsyncExc # (thread id, exception class): it lands at the thread's next check
+_ASYNC = ctypes.py_object(_AsyncTimeout)
+
+class _Taken(BaseException): "Injected by a thread into itself to replace, and so take back, a timeout that has not landed yet"
+_TAKEN = ctypes.py_object(_Taken)
+
+def _release(st):
+    "Stop timeouts landing in thread `st` (the caller's): name no call there, and take back an injected one that has not landed yet; raises `_Taken`, which the caller catches"
+    with st.lock:
+        st.call = None
+        if st.main: return # nothing is injected into the main thread
+        for _ in range(100): _set_async(st.tid, _TAKEN) # lands at once, unless a stale thread state has this id
+
+def _watchdog(call, until=math.inf):
+    "From `call`'s deadline until it ends (or `until` passes), inject `_AsyncTimeout` into its thread every 20 ms while `call` is the one named there. Did it end?"
+    wait = call.deadline-time.monotonic()
+    while not call.done.wait(max(0, min(wait, until-time.monotonic()))):
+        if time.monotonic() >= until: return False
+        if (st := call.st) is not None:
+            with st.lock:
+                if st.call is call: _set_async(st.tid, _ASYNC)
+        wait = 0.02
+    return True
+
+# %% ../nbs/02_python.ipynb #f3c13b12
+def _guard(f, timeout, outer=None, call=None):
+    "Call `f()`, raising `_Timeout` into it once `timeout` seconds (or the deadline of the `outer` call it is part of, or of the `call` someone else watches) have passed"
+    deadline = call.deadline if call else min(time.monotonic()+timeout if timeout else math.inf, outer.deadline if outer else math.inf)
+    if deadline == math.inf: return f()
+    st, prev_trace, alarm, watched = _tls.st, sys.gettrace(), None, call is not None
+    call = call or _Call(deadline)
+    try:
+        if st.main: alarm = _set_alarm(deadline)
+        elif not watched: threading.Thread(target=_watchdog, args=(call,), daemon=True).start()
+        call.st = st
+        st.call = call # from here on the timeout may be raised
+        r = f()
+        if call.fired: raise _Timeout() # the code caught the timeout and ran to its end
+        return r
+    finally:
+        try: _release(st) # first, calling nothing before: no timeout lands after this
+        except (_Taken, _Timeout): pass
+        call.done.set()
+        sys.settrace(prev_trace)
+        if alarm: _reset_alarm(*alarm)
+
+# %% ../nbs/02_python.ipynb #9f9027d9
+def _semicolon(code, node):
+    "Does `;` follow `node`, the last statement of `code`? (Lines end as the parser ends them: not at form feeds or `\u2028`, as `splitlines` would)"
+    line = re.split('\r\n?|\n', code)[node.end_lineno-1].encode()
+    return line[node.end_col_offset:].decode(errors='replace').lstrip().startswith(';')
+
+_NOVAL = object()
+_FLAGS = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+
+def _compile(code):
+    "Compile `code` into a body and, if it ends in an expression without `;`, that expression"
+    tree = ast.parse(code, _FN)
+    last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    if last: tree.body.pop()
+    expr = None if last is None or _semicolon(code, last) else compile(ast.Expression(last.value), _FN, 'eval', flags=_FLAGS)
+    if last and not expr: tree.body.append(last)
+    return compile(tree, _FN, 'exec', flags=_FLAGS), expr
+
+# %% ../nbs/02_python.ipynb #6a2bc686
+async def _aexec(body, expr, glb, loc):
+    r = eval(body, glb, loc)
+    if body.co_flags & CO_COROUTINE: await r
+    if expr is None: return _NOVAL
+    r = eval(expr, glb, loc)
+    return await r if expr.co_flags & CO_COROUTINE else r
+
+def _tick(loop):
+    "Wake `loop` now and every 20 ms, so a timeout injected into its thread lands even while it waits for I/O"
+    loop.call_later(0.02, _tick, loop)
+
+def _run_coro(coro):
+    "Run `coro` to completion on a new event loop in this thread, even if a loop is already running here"
+    outer, loop = asyncio._get_running_loop(), asyncio.new_event_loop()
+    asyncio._set_running_loop(None)
+    if (c := _tls.st.call) is not None: loop.call_at(c.deadline, _tick, loop) # the loop's clock is time.monotonic
+    try: return loop.run_until_complete(coro)
+    finally:
+        try:
+            if c is None or not c.fired: loop.run_until_complete(loop.shutdown_asyncgens()) # no more user code after a timeout
+        finally: loop.close(); asyncio._set_running_loop(outer)
+
+def _exec(body, expr, glb, loc):
+    "Run `body` then return the value of `expr` (or `_NOVAL`)"
+    if (body.co_flags | (expr.co_flags if expr else 0)) & CO_COROUTINE: return _run_coro(_aexec(body, expr, glb, loc))
+    exec(body, glb, loc)
+    return _NOVAL if expr is None else eval(expr, glb, loc)
+
+# %% ../nbs/02_python.ipynb #3b40ad10
+def _user_frames(stack, top):
+    "Drop frames before the first frame of the user's code (if `top`) and all frames of this module"
+    fs = list(stack)
+    i = next((i for i,o in enumerate(fs) if o.filename==_FN), len(fs) if top else 0)
+    return traceback.StackSummary.from_list([o for o in fs[i:] if o.filename not in _OURS])
+
+_OURS = {f.__code__.co_filename for f in (_trap, _arm_trap, _on_alarm, _AsyncTimeout.__init__)} # frames of the timeout machinery
+_TB_LIMIT = 50 # innermost frames kept: a deep recursion's traceback stays short and quick to format
+
+def _tail(tb, n):
+    "The last `n` entries of traceback `tb`: `traceback` would walk all of a deep recursion's million to keep them"
+    ahead = tb
+    for _ in range(n):
+        if ahead is None: return tb
+        ahead = ahead.tb_next
+    while ahead is not None: tb,ahead = tb.tb_next,ahead.tb_next
+    return tb
+
+def _fmt_exc(e):
+    "Traceback text of `e` with only the user's frames; a timeout shows as `TimeoutError`"
+    typ, val = (TimeoutError, TimeoutError()) if isinstance(e, _Timeout) else (type(e), e)
+    te = traceback.TracebackException(typ, val, _tail(e.__traceback__, _TB_LIMIT), limit=-_TB_LIMIT)
+    seen, todo, top = set(), [te], True
+    while todo:
+        t = todo.pop()
+        if t is None or id(t) in seen: continue
+        seen.add(id(t))
+        t.stack,top = _user_frames(t.stack, top),False
+        todo += [t.__cause__, t.__context__]
+    return ''.join(te.format())
+
+# %% ../nbs/02_python.ipynb #a1e0c002
+def _check_timeout(timeout):
+    if timeout is not None and not timeout >= 0: raise ValueError(f'timeout must be a number of seconds >= 0 (0 or None: no limit), got {timeout!r}')
+
+def _shown(v, out=None):
+    "What a call shows of value `v`: None for no value, `v` itself if nothing was printed to `out`, else its `repr`"
+    if v is _NOVAL or v is None: return None
+    return v if out is not None and not out.tell() else repr(v)
+
+def _attempt(body, expr, glb, loc, out=None):
+    "Run the code: what to show of its value and None, or its error's traceback text and the error (SystemExit too). Both may run user code (`__repr__`, `__str__`), so call this within the time limit"
+    try: return _shown(_exec(body, expr, glb, loc), out), None
+    except (KeyboardInterrupt, _Timeout): raise
+    except BaseException as e: return _fmt_exc(e), e
+
+# %% ../nbs/02_python.ipynb #778337aa
+_STATUSES = ('ok', 'error', 'timeout', 'memory', 'cancelled') # what the worker itself reports
+_cancel = [False] # set when the parent cancels the run in progress (SIGUSR1)
+
+def _clip(s, cap):
+    "`s` cut to its head and tail if it is longer than `cap` characters"
+    return s if len(s) <= cap else s[:cap//2] + f'\n... [{len(s)-cap} characters truncated] ...\n' + s[len(s)-(cap-cap//2):]
+
+def _on_cancel(signum, frame):
+    "SIGUSR1 from the parent: stop the run in progress as its timeout would"
+    if _tls.st.call is not None: _cancel[0] = True; _arm_trap(); raise _Timeout()
+
+def _serve(code, ns, timeout, cap):
+    "Run `code` in `ns` in the worker (its output goes straight to fds 1 and 2): status, the result's `repr` (made within the time limit) and error"
+    _cancel[0] = False
+    try:
+        body, expr = _compile(code)
+        res, e = _guard(lambda: _attempt(body, expr, ns, ns), timeout)
+    except BaseException as x: res, e = _fmt_exc(x), x # a syntax error or the timeout
+    status = ('ok' if e is None else ('cancelled' if _cancel[0] else 'timeout') if isinstance(e, _Timeout) else
+              'memory' if isinstance(e, MemoryError) else 'error')
+    res, err = (res, '') if e is None else (None, 'CancelledError: the run was cancelled' if status=='cancelled' else res)
+    cut = len(res or '') > cap or len(err) > cap
+    return dict(status=status, result=None if res is None else _clip(res, cap), error=err[-cap:], cut=cut)
+
+# %% ../nbs/02_python.ipynb #a1e0c006
+_SECCOMP = {'x86_64': (0xc000003e, (319, 447, 29)), 'aarch64': (0xc00000b7, (279, 447, 194))} # audit arch; memfd_create, memfd_secret, shmget
+
+def _seccomp(prctl):
+    "Make memfd_create, memfd_secret, shmget and every system call of another ABI fail with EPERM (a seccomp filter). False where the architecture is unknown"
+    arch, nrs = _SECCOMP.get(platform.machine(), (None, ()))
+    if arch is None: return False
+    deny = len(nrs)+5 # index of the last instruction; jumps count from the next one
+    ins = [(0x20,0,0,4), (0x15,0,deny-2,arch), (0x20,0,0,0), (0x35,deny-4,0,0x40000000)] # load arch; other: deny; load nr; x32: deny
+    ins += [(0x15,deny-5-i,0,nr) for i,nr in enumerate(nrs)] + [(0x06,0,0,0x7fff0000), (0x06,0,0,0x00050001)] # listed: deny; allow; EPERM
+    buf = ctypes.create_string_buffer(b''.join(struct.pack('HBBI', *o) for o in ins))
+    class Prog(ctypes.Structure): _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]
+    prog = Prog(len(ins), ctypes.addressof(buf))
+    return prctl(22, 2, ctypes.byref(prog), ctypes.c_ulong(0), ctypes.c_ulong(0)) == 0 # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+
+def _limit(cfg):
+    "Set the worker's hard limits (soft = hard), forbid gaining privileges and uncounted memory, keep its files private, make it the reaper of its orphans; outside namespaces, make it die with the sandbox's parent"
+    import resource as R
+    mb = 1024*1024
+    for r,v in ((R.RLIMIT_AS, cfg['memory_mb']*mb), (R.RLIMIT_CPU, cfg['cpu_s']), (R.RLIMIT_NPROC, cfg['nproc']),
+                (R.RLIMIT_FSIZE, cfg['fsize_mb']*mb), (R.RLIMIT_NOFILE, cfg['nofile']), (R.RLIMIT_CORE, 0)): R.setrlimit(r, (v,v))
+    if prctl := getattr(ctypes.CDLL(None), 'prctl', None): # Linux
+        prctl(36, 1, 0, 0, 0) # PR_SET_CHILD_SUBREAPER
+        prctl(38, 1, 0, 0, 0) # PR_SET_NO_NEW_PRIVS: setuid programs it runs get no privileges
+        if not cfg['ns']: prctl(1, signal.SIGKILL, 0, 0, 0) # PR_SET_PDEATHSIG (bubblewrap's --die-with-parent does this in namespaces)
+        _seccomp(prctl)
+    if not cfg['ns'] and os.getppid() != cfg['ppid']: os._exit(1) # the parent died before we could watch it
+    os.umask(0o077) # files it creates are readable by its own uid only
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN) # writing past the file size limit raises OSError instead of killing
+    signal.signal(signal.SIGUSR1, _on_cancel)
+
+def _reap():
+    "Collect exited children (and adopted orphans), so their zombies do not count against the process limit"
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0]: pass
+
+def _kill_rest(me, kill_all):
+    "Kill every process the runs started, but not the worker: with `kill_all` (a uid of its own, or a pid namespace) kill(-1) reaches exactly those, else its descendants"
+    if not kill_all: return _kill_tree(me, root=False)
+    with contextlib.suppress(ProcessLookupError): os.kill(-1, signal.SIGKILL)
+
+def _flush():
+    "Flush the real stdout and stderr, and whatever the code replaced them with (even None)"
+    for f in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        with contextlib.suppress(Exception): f.flush()
+
+def _worker(cfg, rf):
+    "Main loop of the worker process: one JSON request per line in, one JSON answer per line out"
+    _limit(cfg)
+    ns, me = {'__name__': '__main__', '__builtins__': builtins}, os.getpid()
+    for line in rf:
+        req = json.loads(line)
+        _reap()
+        try: a = _serve(req['code'], ns, req['timeout'], cfg['max_output'])
+        finally:
+            if os.getpid()!=me: os._exit(0) # a forked child must never answer
+        if a['status'] in ('timeout', 'cancelled'): _kill_rest(me, cfg['kill_all'])
+        _flush()
+        _reap()
+        b = memoryview(b'\n' + json.dumps(dict(a, id=req['id']), ensure_ascii=False).encode(errors='replace') + b'\n') # the leading newline ends any partial line the code wrote here
+        while b: b = b[os.write(cfg['wfd'], b):]
+
+_BOOT = ("import sys, os, json, types; cfg = json.loads(sys.argv[1]); rf = os.fdopen(cfg['rfd'], 'rb'); "
+         "m = sys.modules['fncall.runner'] = types.ModuleType('fncall.runner'); "
+         "exec(compile(json.loads(rf.readline()), '<fncall sandbox>', 'exec'), vars(m)); m._worker(cfg, rf)")
+
+# %% ../nbs/02_python.ipynb #ff3279c9
+def _status(pid):
+    "Parent pid, state letter and (real, effective, saved uid) of `pid`, read from /proc (None if it is gone)"
+    try:
+        with open(f'/proc/{pid}/status', 'rb') as f: s = f.read()
+        get = lambda k: s.split(b'\n'+k+b':', 1)[1].split()
+        return int(get(b'PPid')[0]), get(b'State')[0], tuple(map(int, get(b'Uid')[:3]))
+    except (OSError, IndexError, ValueError): return None
+
+def _procs():
+    "(pid, parent pid, state letter, (real, effective, saved uid)) of every process, read from /proc"
+    for d in os.listdir('/proc'):
+        if d.isdigit() and (s := _status(d)): yield int(d), *s
+
+def _children():
+    "Map of parent pid to child pids"
+    kids = {}
+    for p,pp,*_ in _procs(): kids.setdefault(pp, []).append(p)
+    return kids
+
+def _tree(pids):
+    "`pids` and all their descendants"
+    kids, out, todo = _children(), set(pids), list(pids)
+    while todo:
+        for c in kids.get(todo.pop(), ()):
+            if c not in out: out.add(c); todo.append(c)
+    return out
+
+def _signal(pids, pgid, sig):
+    for p in pids:
+        with contextlib.suppress(OSError): os.kill(p, sig)
+    if pgid:
+        with contextlib.suppress(OSError): os.killpg(pgid, sig)
+
+def _kill_tree(pid, root=True):
+    "Freeze `pid`'s descendants (also those in new sessions), and `pid` and its group if `root`, until no new ones appear; then kill them"
+    pids, group = {pid}, pid if root else None
+    if os.path.isdir('/proc'):
+        for _ in range(100):
+            _signal(pids if root else pids-{pid}, group, signal.SIGSTOP)
+            new = _tree(pids)
+            if new==pids: break
+            pids = new
+    _signal(pids if root else pids-{pid}, group, signal.SIGKILL)
+
+def _alive(uid):
+    "Pids of the live processes (not zombies) with `uid` as real, effective or saved uid"
+    return {p for p,_,st,us in _procs() if uid in us and st not in (b'Z', b'X')}
