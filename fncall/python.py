@@ -112,7 +112,8 @@ def _run_apart(code, glb, loc, timeout):
         if 'e' in box: raise box['e']
         return box['r']
     with contextlib.suppress(RuntimeError): threading.Thread(target=_watchdog, args=(call,), daemon=True).start() # keeps injecting until the C call returns
-    return '\n'.join(o for o in (out.getvalue().rstrip('\n'), f'TimeoutError: still in a blocking call after {timeout} s; it ends in the background when that call returns') if o)
+    note = f'(still in a blocking call after {timeout} s: left to end in the background when that call returns)'
+    return '\n'.join(o for o in (out.getvalue().rstrip('\n'), note, 'TimeoutError') if o)
 
 # %% ../nbs/02_python.ipynb #136e2268
 def python_tool(

@@ -179,7 +179,8 @@ def test_dev_shm(mode):
             return
         if not ROOT: pytest.skip("without root the process mode can't tell the sandbox's files in /dev/shm from yours")
         uid = s.uid
-        assert s.run('for i in range(3): open(f"/dev/shm/fncall-{i}", "wb").write(b"x" * 2**20)').status == 'ok'
+        tag = secrets.token_hex(4)
+        assert s.run(f'for i in range(3): open(f"/dev/shm/fncall-{tag}-{{i}}", "wb").write(b"x" * 2**20)').status == 'ok'
         assert [e for e in os.scandir('/dev/shm') if e.stat().st_uid == uid]
     assert not [e for e in os.scandir('/dev/shm') if e.stat().st_uid == uid] # deleted at close
 
