@@ -368,6 +368,7 @@ class Sandbox:
 
     def _start(self):
         "Start a fresh worker in a new private directory (as root, under a fresh uid of its own), in namespaces if that is the mode"
+        if _ending.is_set() or not threading.main_thread().is_alive(): raise RuntimeError('the process is exiting: no new sandbox worker') # else a run reset meanwhile would outlive it
         ns = self.isolation == 'namespace'
         self.uid = _free_uid() if self._own else None
         self.dir = tempfile.mkdtemp(prefix='fncall-sandbox-')
@@ -516,10 +517,11 @@ def _spawner(q):
         except BaseException as e: fut.set_exception(e)
         del fn, fut # hold nothing while waiting
 
-_live = set() # finalizers of the running workers
+_live, _ending = set(), threading.Event() # finalizers of the running workers; set once the process is being stopped
 
 def _on_term(signum, frame):
     "SIGTERM or SIGHUP: stop every sandbox, then die of the signal as if it had not been caught"
+    _ending.set()
     for f in list(_live): f()
     signal.signal(signum, signal.SIG_DFL)
     os.kill(os.getpid(), signum)
