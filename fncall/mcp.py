@@ -25,7 +25,6 @@ except ImportError: types = None  # the `mcp` extra is not installed: `_need_mcp
 def _need_mcp():
     if types is None: raise ImportError('the MCP bridge needs the mcp extra: pip install "fncall[mcp]"')
 
-
 # %% ../nbs/08_mcp.ipynb #081181e4
 def _mcp_tool(nm, f):
     "Function `f` as MCP tool `nm`"
@@ -119,13 +118,16 @@ def _servable(spec):
                      "serve a function, or a bound method of an instance (module:obj.method)")
     return fs
 
-
 # %% ../nbs/08_mcp.ipynb #affd8441
 def _python_tool(in_process, timeout, memory_mb):
-    "The `python` tool for the server: sandboxed, or in this process"
+    "The `python` tool for the server: sandboxed, or in this process; one warning on stderr when it runs without namespaces"
+    how = 'install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)'
     if not in_process:
         from fncall.python import Sandbox
-        return Sandbox(timeout=timeout, memory_mb=memory_mb).python
+        sb = Sandbox(timeout=timeout, memory_mb=memory_mb)
+        if sb.isolation != 'namespace': print(f'fncall: the python tool runs without namespaces (bubblewrap is missing or cannot make them here): the code can read your files and use your network; for a sandbox that hides them, {how}', file=sys.stderr)
+        return sb.python
+    print(f'fncall: the python tool runs in this process, without namespaces: the code can do anything this server can; for a sandbox, drop --in-process and {how}', file=sys.stderr)
     from fncall.python import python as run_python
     glb = {'__name__': '__fncall__'}
     def python(code:str, # Python code to run
