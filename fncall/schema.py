@@ -619,8 +619,6 @@ def call_params(
     return (ps, any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()),
             [(n, p.default) for n,p in sig.parameters.items() if p.kind is p.POSITIONAL_ONLY], pinned)
 
-def call_fingerprint(f):
-    "What a validator of `f` depends on, as `get_schema`'s cache sees it: compare two with `unchanged`"
-    return _fingerprint(f, _target(f))
-
-unchanged, is_record, field_alias = _unchanged, _is_record, _alias
+# the function or class describing `f`; what a validator of `f` (described by `t`) depends on, as the schema cache sees it; are two the same?
+target, fingerprint, unchanged = _target, _fingerprint, _unchanged
+is_record, field_alias = _is_record, _alias
