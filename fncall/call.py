@@ -260,7 +260,7 @@ def _err_lines(e:ValidationError):
     "One line per bad location: `x: expected integer, got 'abc'`"
     res = {}
     for d in e.errors():
-        loc, msg = _clip(_loc(d['loc'])), _err_msg(d)
+        loc, msg = _clip(_loc(d['loc'])), _clip(_err_msg(d), 200)  # a pattern or a list of choices can be long too
         if loc in res: res[loc][0].append(msg.removeprefix('expected '))
         else: res[loc] = [msg], d
     lines = []

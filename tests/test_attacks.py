@@ -231,6 +231,9 @@ def test_12_bounded_errors():
     assert len(r) < 1500 and '(and 19990 more problems)' in r, r
     reg = FunctionRegistry(); reg.add(g)
     assert len(results(reg.run(ant((big, {}))))[0][0]) < 300
+    f = mk_tool(lambda nm, /, **kw: kw, {'name': 't', 'inputSchema': {'type': 'object', 'properties': {  # an MCP server's long enum and pattern
+        'e': {'enum': [f'v{i}' for i in range(5000)]}, 'p': {'type': 'string', 'pattern': 'a' * 5000}}}})
+    assert len(call_func(f, {'e': 'x', 'p': 'b'}, raise_on_err=False)) < 600
     with pytest.raises(ValueError) as e: mk_tool(lambda nm, /, **kw: kw, {'name': big, 'inputSchema': boom_tool(7)['inputSchema']})
     assert len(str(e.value)) < 300
 
@@ -271,6 +274,15 @@ def test_13_fuzz_provider_shapes(case, bad):
     try: out = reg13.run(replaced(GOOD[prov], p, bad))
     except ValueError as e: assert str(e) and len(str(e)) < 400
     else: assert isinstance(out, list)
+
+WRONGS = [None, True, 1, 1.5, 'x', [], {}, [1], {'x': 1}]
+
+def test_13_every_level():
+    "Every node of each provider's response, replaced by each wrong type: a ValueError or a reply, nothing else"
+    for prov,p in CASES:
+        for bad in WRONGS:
+            try: assert isinstance(reg13.run(replaced(GOOD[prov], p, bad)), list)
+            except ValueError: pass
 
 def test_13_messages():
     bad = lambda r, msg: pytest.raises(ValueError, match=msg)
