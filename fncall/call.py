@@ -292,9 +292,7 @@ def coerce_inputs(
 
 def _coerce(sp, inputs, nested=False):
     "`inputs` validated for the tool `sp` describes, or an `_InputError` of short lines saying what is wrong (`nested`: building a record's fields)"
-    try: inputs = _json(inputs, dict) if inputs is not None else {}
-    except ValueError as e: raise _InputError(f"arguments {e}") from None
-    if not isinstance(inputs, dict): raise _InputError(f"arguments must be a JSON object, got {_show(inputs)}")
+    if type(inputs) is not dict: inputs = _args(inputs)
     args, extra, errs, unknown, ps = {}, {}, [], 0, sp.params
     for k,v in inputs.items():
         n = k if k in ps else sp.aliases.get(k) or _py_nm(str(k))
@@ -312,6 +310,14 @@ def _coerce(sp, inputs, nested=False):
         errs.append(f"{_clip(str(_deepest(args)))}: nested too deeply")
     if errs: raise _InputError('\n'.join(_few(errs, 'problems', 10)) + f"\n(parameters: {', '.join(_few([_clip(p) for p in sp.params], 'parameters', 20)) or 'none'})")
     return args | extra
+
+def _args(inputs):
+    "The arguments a model sent as something other than a dict: none, or a JSON object string"
+    if inputs is None: return {}
+    try: inputs = _json(inputs, dict)
+    except ValueError as e: raise _InputError(f"arguments {e}") from None
+    if not isinstance(inputs, dict): raise _InputError(f"arguments must be a JSON object, got {_show(inputs)}")
+    return inputs
 
 def _deepest(args): return max(args, key=lambda k: _depth(args[k]), default='arguments')
 
