@@ -127,7 +127,7 @@ def _want(v, kind, where):
     ks = kind if isinstance(kind, tuple) else (kind,)
     raise ValueError(f"Malformed response: {where} should be {' or '.join(_kinds[k] for k in ks)}, got {_show(v)}")
 
-def _list(r, k, where=None): return enumerate(_want(r.get(k) or [], list, where or k))
+def _list(r, k): return enumerate(_want([] if (v := r.get(k)) is None else v, list, k))  # null is no items; `{}` or `''` is a wrong type
 
 def _one(c, where, id, name, args, fn=None, opt_id=False):
     "(id, name, arguments) of call `c` at `where`, its id and name checked to be strings (`fn`: the key of the object holding name and arguments)"
@@ -138,7 +138,7 @@ def _one(c, where, id, name, args, fn=None, opt_id=False):
 
 def _gemini_calls(parts, where='parts'):
     res = []
-    for i,p in enumerate(_want(parts or [], list, where)):
+    for i,p in enumerate(_want([] if parts is None else parts, list, where)):
         p, w = _want(p, dict, f'{where}[{i}]'), f'{where}[{i}]'
         if (k := next((k for k in ('function_call', 'functionCall') if p.get(k)), None)) is None: continue
         id, nm, args = _one(p[k], f'{w}.{k}', 'id', 'name', 'args', opt_id=True)
@@ -176,7 +176,7 @@ def _read(resp):
                              if _want(o, dict, f'output[{i}]').get('type') == 'function_call']
     if 'candidates' in r:
         c = _want((_want(r['candidates'], (list, type(None)), 'candidates') or [{}])[0], dict, 'candidates[0]')
-        r = _want(c.get('content') or {'parts': []}, dict, 'candidates[0].content')
+        r = _want({} if (v := c.get('content')) is None else v, dict, 'candidates[0].content') or {'parts': []}
     if 'parts' in r: return 'gemini', _gemini_calls(r['parts'])
     if isinstance(r.get('content'), list):
         return 'anthropic', [_one(b, f'content[{i}]', 'id', 'name', 'input') for i,b in _list(r, 'content')
