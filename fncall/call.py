@@ -364,21 +364,21 @@ def _model_err(nm, e, timeout=None):
 def _ours(e): return type(e) in (NameError, _CallError, _InputError)  # an error whose text we made: formatting it runs no tool code
 
 # %% ../nbs/01_call.ipynb #caa56b2d
+_plain = {types.FunctionType, types.MethodType, type, partial}  # called as they are
+
 def _prepare(fc_name, fc_inputs, ns):
     "The tool `fc_name` (a name in `ns`, or the function itself), its validated arguments, and the names to pass by position"
     f = resolve_nm(fc_name, ns) if isinstance(fc_name, str) else fc_name
-    if type(f) not in _plain:  # a function, method, class or partial is callable as it is
+    if type(f) not in _plain:
         if not callable(f): raise NameError(f"Tool {_show(fc_name)} is not callable")
         f = _bound_call(f)
     try: sp = _spec(f)
     except (ValueError, TypeError, SchemaError) as e: raise _CallError(f"tool {_show(_name(fc_name))} can't be called: its parameters can't be read ({_clip(str(e), 400)})") from None
     return f, _coerce(sp, fc_inputs), sp.posonly
 
-_plain = {types.FunctionType, types.MethodType, type, partial}
-
 def _bound_call(f):
     "Callable instance `f` as its class's `__call__` bound to it (found statically): the same call, and none of `f`'s attribute lookups run to describe it"
-    if _is(f, (types.FunctionType, types.MethodType, type, partial) + _builtin): return f
+    if _is(f, (*_plain, *_builtin)): return f
     m = _in_class(type(f), '__call__')
     return types.MethodType(m, f) if _is(m, types.FunctionType) else f
 
@@ -388,7 +388,10 @@ def _call(f, args, posonly):
     last = max((i for i,(n,_) in enumerate(posonly) if n in args), default=-1)
     return f(*[args.pop(n, d) for n,d in posonly[:last+1]], **args)
 
-def _name(fc_name): return fc_name if isinstance(fc_name, str) else getattr(fc_name, '__name__', repr(fc_name))
+def _name(fc_name):
+    "The name of tool `fc_name`: a partial is named by what it wraps (its repr would show the model what it pins)"
+    if isinstance(fc_name, str): return fc_name
+    return getattr(fc_name.func if isinstance(fc_name, partial) else fc_name, '__name__', None) or type(fc_name).__name__
 
 def call_func(
     fc_name, # Tool name in `ns` (possibly dotted or dashed), or the function itself
