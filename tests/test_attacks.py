@@ -110,9 +110,8 @@ def boom_tool(levels):
 
 @pytest.mark.parametrize('levels', [4, 6, 7, 40])
 def test_7_schema_blowup_refused(levels):
-    t0 = time.perf_counter()
-    with pytest.raises(ValueError, match="Tool 'boom': its schema expands to over 10000 schemas"): mk_tool(lambda nm, /, **kw: kw, boom_tool(levels))
-    assert time.perf_counter() - t0 < 0.5
+    with pytest.raises(ValueError, match="Tool 'boom': its schema expands to over 10000 schemas"):  # before anything is made (it took 41 s and 1.4 GB)
+        bounded(lambda: mk_tool(lambda nm, /, **kw: kw, boom_tool(levels)), 10)
 
 def test_7_shared_classes_still_fine():
     "Object definitions become one class each, however often they are used: 30 levels each using the next twice are fine"
@@ -140,19 +139,19 @@ def test_8_lookahead_pattern():
 
 # 9. The timeout covers formatting a tool's error
 class SlowError(Exception):
-    def __str__(self): time.sleep(3); return 'slow'
+    def __str__(self): time.sleep(5); return 'slow'
 
 def slow_fail(): "Fails, slowly said"; raise SlowError()
 
 def test_9_timeout_covers_formatting():
     want = "Error: tool 'slow_fail' timed out after 1 s"
-    res, took = bounded(lambda: call_funcs([('slow_fail', {})], [slow_fail], timeout=1), 5)
-    assert res == [want] and took < 2, took
-    res, took = bounded(lambda: asyncio.run(call_funcs_async([('slow_fail', {})], [slow_fail], timeout=1)), 5)
-    assert res == [want] and took < 2, took
+    res, took = bounded(lambda: call_funcs([('slow_fail', {})], [slow_fail], timeout=1), 8)
+    assert res == [want] and took < 3, took  # within the timeout + 2 s; formatting alone takes 5 s
+    res, took = bounded(lambda: asyncio.run(call_funcs_async([('slow_fail', {})], [slow_fail], timeout=1)), 8)
+    assert res == [want] and took < 3, took
     reg = FunctionRegistry(); reg.add(slow_fail)
-    res, took = bounded(lambda: reg.run(ant(('slow_fail', {})), timeout=1), 5)
-    assert results(res) == [(want, True)] and took < 2, took
+    res, took = bounded(lambda: reg.run(ant(('slow_fail', {})), timeout=1), 8)
+    assert results(res) == [(want, True)] and took < 3, took
 
 # 10. A result that can't be written out is that call's error; the others are kept
 def deep_result():
