@@ -186,14 +186,14 @@ def _read(resp):
 
 # %% ../nbs/07_tools.ipynb #3a0ba60e
 class _Sent(typing.NamedTuple):
-    "A tool result as it is sent: its text, and its JSON value (itself if JSON can hold it, else the text)"
+    "A tool result as it is sent: its text, and its JSON value (itself if JSON can hold it, NaN and infinities excluded, else the text)"
     text: str
     value: object
 
 def _wire(res):
     "`res` as a `_Sent`, made once (a result that can't be written out at all, too deep or with a failing `__repr__`, raises: that call's error)"
     if isinstance(res, str): return _Sent(res, res)
-    try: return _Sent(json.dumps(res), res)
+    try: return _Sent(json.dumps(res, allow_nan=False), res)
     except (TypeError, ValueError): return _Sent(t := _text(res), t)
 
 def _text(res):
@@ -205,7 +205,7 @@ def _text(res):
 
 def _jsonable(res):
     if isinstance(res, _Sent): return res.value
-    try: json.dumps(res); return res
+    try: json.dumps(res, allow_nan=False); return res
     except (TypeError, ValueError): return _text(res)
 
 def _reply(fmt, calls, outs):

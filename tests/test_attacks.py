@@ -313,6 +313,15 @@ def test_14_gemini_nan():
     res = reg.run(gem)[0]['parts'][0]['function_response']['response']
     assert 'finite' in res['error'], res
 
+def test_14_no_nan_in_replies():
+    "A tool's non-finite result goes back as text, never as a bare NaN in a structured (Gemini) result"
+    def ratio(a:float, b:float): "Ratio"; return [a / b if b else float('nan'), float('inf')]
+    reg = FunctionRegistry(); reg.add(ratio)
+    gem = {'candidates': [{'content': {'parts': [{'function_call': {'name': 'ratio', 'args': {'a': 1, 'b': 0}}}]}}]}
+    out = reg.run(gem)
+    assert out[0]['parts'][0]['function_response']['response'] == {'result': '[NaN, Infinity]'}
+    json.dumps(out, allow_nan=False)
+
 # 16. call.py imports no private names of schema.py
 def test_16_schema_interface():
     tree = ast.parse(Path(fncall.call.__file__).read_text())
