@@ -359,7 +359,8 @@ def _model_err(nm, e, timeout=None):
     if isinstance(e, (NameError, _CallError)): return f"Error: {e}"
     if isinstance(e, _InputError): return f"Error: invalid arguments for tool {_show(nm)}:\n{e}"
     if isinstance(e, (TimeoutError, asyncio.TimeoutError)) and timeout is not None: return f"Error: tool {_show(nm)} timed out after {timeout} s"
-    return _tb(e)
+    try: return _tb(e)
+    except (Exception, SystemExit): return f"Error: tool {_show(nm)} failed with {type(e).__name__}, whose message can't be shown"  # its `__str__` failed
 
 def _ours(e): return type(e) in (NameError, _CallError, _InputError)  # an error whose text we made: formatting it runs no tool code
 
@@ -477,7 +478,8 @@ def _call_sync(f, args, posonly):
 def _run(nm, inputs, ns, text):
     "(ok, result or exception, the model's text for a failure if `text`) of one call, in its worker thread: a tool's exception is formatted there, within its timeout (its `__str__` is the tool's code too)"
     try: return True, _call_sync(*_prepare(nm, inputs, ns)), None
-    except (Exception, SystemExit) as e: return False, e, _model_err(_name(nm), e) if text else None
+    except KeyboardInterrupt: raise
+    except BaseException as e: return False, e, _model_err(_name(nm), e) if text else None
 
 def _results(outs, raise_on_err):
     "Results of `outs` (`(ok, result or exception, the model's text for a failure)`) in order; a KeyboardInterrupt, or with `raise_on_err` the first failure, is raised"
