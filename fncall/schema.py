@@ -560,12 +560,11 @@ class _Gen(GenerateJsonSchema):
         self._prioritized_defsref_choices[nm] = [nm]      # the names pydantic may shorten it to: none
         return nm
 
-def _model_refs(gen, defs, ds):
+def _model_refs(defs, cores, ds):
     "For each of pydantic's `$defs`: a schema referring to the class it describes, added to `ds` if needed"
     refs, new = {}, {}
     for k,d in defs.items():
-        core = gen.defs_to_core_refs[k][0]
-        c = gen.classes.get(core)
+        core, c = cores[k]
         if c is not None and (_is_record(c) or issubclass(c, enum.Enum)): refs[f'#/$defs/{k}'] = _schema(c, ds)  # described as everywhere else
         else:  # something only pydantic knows how to describe: kept, under a name of ours
             key = c or core
@@ -576,14 +575,25 @@ def _model_refs(gen, defs, ds):
     for nm,d in new.items(): ds[nm] = _reref(d, refs)
     return refs
 
+_pyd_cache = weakref.WeakKeyDictionary()
+
+def _pydantic(cls):
+    "pydantic's schema of model `cls` without titles, its `$defs`, and (pydantic's core ref, class) of each def; made once per class (and per rebuild)"
+    if not cls.__pydantic_complete__: cls.model_rebuild()
+    core = cls.__pydantic_core_schema__
+    if (hit := _pyd_cache.get(cls)) and hit[0] is core: return hit[1]
+    gen = _Gen(ref_template='#/$defs/{model}')
+    s = _untitle(gen.generate(core))
+    defs = s.pop('$defs', {})
+    cores = {k: (r := gen.defs_to_core_refs[k][0], gen.classes.get(r)) for k in defs}
+    _pyd_cache[cls] = core, (s, defs, cores)
+    return s, defs, cores
+
 def _model_schema(cls, ds):
     "Object schema of pydantic model `cls`: pydantic's own, with the classes it uses described (and named) as everywhere else here"
-    if not cls.__pydantic_complete__: cls.model_rebuild()
-    gen = _Gen(ref_template='#/$defs/{model}')
-    s = _untitle(gen.generate(cls.__pydantic_core_schema__))
-    defs = s.pop('$defs', {})
+    s, defs, cores = _pydantic(cls)
     if '$ref' in s: s = defs[s['$ref'].split('/')[-1]]  # a recursive model's schema is a `$ref` to itself
-    s = _reref(s, _model_refs(gen, defs, ds))
+    s = _reref(s, _model_refs(defs, cores, ds))  # a new copy: the cached parts are never changed
     text, ps, _ = _doc_parts(_own_doc(cls))
     if ps and 'description' in s: s['description'] = text
     if 'properties' not in s: return s  # a `RootModel`, say
