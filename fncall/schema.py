@@ -719,17 +719,28 @@ def get_schema(
 )->dict: # {'name':..., 'description':..., pname:...}
     "Generate JSON schema for a class, function, or method"
     if isinstance(f, dict): return f
+    return _copy(_entry(f, pname, evalable, skip_hidden, name)[3])
+
+get_schema.cache_clear = _cache.clear
+
+def _entry(f, pname='input_schema', evalable=False, skip_hidden=False, name=None):
+    "The cache entry of `f`'s schema, `[custom types, fingerprint, classes, schema, derived]`, made afresh if stale; `derived` (see `_derived`) is None when it can't be cached"
     t = _target(f)
     o = f if isinstance(f, partial) or _inst(f, '__wrapped__') is not None else getattr(t, '__func__', t)
     key = f is not o, t is f, pname, evalable, skip_hidden, name  # a bound method, the function from the class, a callable instance
     try: hit = _cache.get(o, {}).get(key)
     except TypeError: hit = None  # not weakly referenceable: no caching
-    if hit and hit[0] == custom_types:
-        if _unchanged(_fingerprint(f, t, hit[2]), hit[1]): return _copy(hit[3])
+    if hit and hit[0] == custom_types and _unchanged(_fingerprint(f, t, hit[2]), hit[1]): return hit
     res, cacheable, classes = _make_schema(f, pname, evalable, skip_hidden, name)
+    e = [frozenset(custom_types), _fingerprint(f, t, classes), classes, res, {} if cacheable else None]
     if cacheable:
-        try: _cache.setdefault(o, {})[key] = frozenset(custom_types), _fingerprint(f, t, classes), classes, res
-        except TypeError: pass
-    return _copy(res)
+        try: _cache.setdefault(o, {})[key] = e
+        except TypeError: e[4] = None
+    return e
 
-get_schema.cache_clear = _cache.clear
+def _derived(f, key, make):
+    "A copy of `make(schema)` for `f`'s (default) schema, kept with it in the cache under `key` and made again when the schema is: how `tool_schema` is cached"
+    e = _entry(f)
+    if e[4] is None: return make(_copy(e[3]))
+    if key not in e[4]: e[4][key] = make(_copy(e[3]))
+    return _copy(e[4][key])
