@@ -122,6 +122,11 @@ def _read(s, nm=None):
     _check_depth(s, nm)
     return _root(_draft7(s))
 
+def _no_empty(s):
+    "Schema `s` without empty descriptions (a parameter with no comment has `description: ''` in `get_schema`'s output)"
+    if not isinstance(s, dict): return s
+    return _map_kids({k: v for k,v in s.items() if not (k == 'description' and v == '')}, _no_empty)
+
 # %% ../nbs/04_providers.ipynb #15fed10e
 _phrases = dict(default='default: {}', minLength='at least {} characters', maxLength='at most {} characters',
                 uniqueItems='no duplicates', minimum='at least {}', maximum='at most {}', exclusiveMinimum='more than {}',
@@ -474,11 +479,6 @@ def _parts(s):
     ps = _read(ps, s['name'])
     if (bad := _not_schemas(ps)): raise ValueError(f"Tool {s['name']!r}: " + '\n'.join(bad))
     return s['name'], s.get('description', ''), _no_empty(_jsonable(ps))
-
-def _no_empty(s):
-    "Schema `s` without empty descriptions (a parameter with no comment has `description: ''` in `get_schema`'s output)"
-    if not isinstance(s, dict): return s
-    return _map_kids({k: v for k,v in s.items() if not (k == 'description' and v == '')}, _no_empty)
 
 def _few_items(s):
     "`s` with `minItems` above 1 (which Anthropic's strict mode rejects) described in words"
