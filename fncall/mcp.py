@@ -10,7 +10,7 @@ __all__ = ['mcp_server', 'serve', 'mcp_tools']
 # %% ../nbs/08_mcp.ipynb #3ac156a8
 import argparse, importlib, inspect, json, os, sys
 from .schema import get_schema
-from .call import mk_ns, call_func_async, _model_err
+from .call import mk_ns, _attempt
 from .mktool import mk_tool, _get
 from .tools import _text, _unbound
 from .providers import tool_schema
@@ -41,9 +41,8 @@ def mcp_server(
     tools = [_mcp_tool(nm, f) for nm,f in ns.items()]
     async def list_tools(ctx, params): return types.ListToolsResult(tools=tools)
     async def call_tool(ctx, params):
-        try: res, err = await call_func_async(params.name, params.arguments or {}, ns), False
-        except (Exception, SystemExit) as e: res, err = _model_err(params.name, e), True  # a tool's sys.exit must not stop the server
-        return types.CallToolResult(content=[types.TextContent(type='text', text=_text(res))], isError=err)
+        ok, res, msg = await _attempt(params.name, params.arguments or {}, ns, out=_text)  # a tool's sys.exit, or a result `_text` can't write, is that call's error
+        return types.CallToolResult(content=[types.TextContent(type='text', text=res if ok else msg)], isError=not ok)
     return Server(name, on_list_tools=list_tools, on_call_tool=call_tool)
 
 # %% ../nbs/08_mcp.ipynb #4934dd99

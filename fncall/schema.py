@@ -744,3 +744,29 @@ def _derived(f, key, make):
     if e[4] is None: return make(_copy(e[3]))
     if key not in e[4]: e[4][key] = make(_copy(e[3]))
     return _copy(e[4][key])
+
+# %% ../nbs/00_schema.ipynb #55131be1
+def call_params(
+    f, # A callable, or a TypedDict
+)->tuple: # (params, takes **kwargs?, positional-only (name, default)s, pinned names)
+    "`f`'s parameters as a call gives them: name -> (annotation resolved as `get_schema` resolves it, has a default); and the names a `partial` pins"
+    t = _target(f)
+    ds = _Defs(glb=_globals(t))
+    if isinstance(t, type): ds.names[t] = ''  # a class can name itself, as in its schema
+    def anno(n, a):
+        if a is empty: return Any
+        if not isinstance(a, (str, ForwardRef)): return a
+        try: return _resolve(a, ds)
+        except TypeError as e: raise TypeError(f"Parameter {n!r}: {e}") from None
+    if is_typeddict(f): return {k: (anno(k, a), k not in f.__required_keys__) for k,a in _hints(f, ds, extras=False).items()}, False, [], set()
+    sig, hints, pinned = inspect.signature(f), _hints(t, ds), _bound(f, t)
+    ps = {n: (anno(n, hints.get(n, p.annotation)), p.default is not empty) for n,p in sig.parameters.items()
+          if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and n not in pinned}
+    return (ps, any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()),
+            [(n, p.default) for n,p in sig.parameters.items() if p.kind is p.POSITIONAL_ONLY], pinned)
+
+def call_fingerprint(f):
+    "What a validator of `f` depends on, as `get_schema`'s cache sees it: compare two with `unchanged`"
+    return _fingerprint(f, _target(f))
+
+unchanged, is_record, field_alias = _unchanged, _is_record, _alias
