@@ -201,10 +201,12 @@ def _lax(t):
 class _Spec(typing.NamedTuple):
     params: dict  # name -> has a default (or is not required)
     aliases: dict # schema name (`Field(alias=...)`) -> parameter name
-    varkw: bool   # takes **kwargs
-    posonly: list # (name, default) of each positional-only parameter, in order
+    varkw: str|None # the name of the `**kwargs` parameter: keys no parameter has go there too
+    posonly: list # (name, default) of each parameter passed by position, in order (see `call_params`)
     pinned: set   # names a `partial` binds: the model may not give them
     validate: abc.Callable # pydantic's validator of the arguments (the core one: `TypeAdapter.validate_python` wraps it, and costs more)
+    varpos: str|None = None # the name of the `*args` parameter
+    fills: dict = {} # name -> the `Field` a parameter has as its default, whose default is filled in when the model leaves it out
 
 _config = ConfigDict(arbitrary_types_allowed=True, coerce_numbers_to_str=True, allow_inf_nan=False)
 
@@ -218,10 +220,11 @@ def _validator(td):
     return TypeAdapter(td).validator
 
 def _make_spec(func):
-    ps, varkw, posonly, pinned = call_params(func)
+    cp = call_params(func)
+    ps = cp.params
     td = TypedDict('Arguments', {n: NotRequired[_lax(a)] if opt else _lax(a) for n,(a,opt) in ps.items()})
     aliases = {k: n for n,(a,_) in ps.items() if (al := field_alias(a)) for k in (al, _py_nm(al))}  # also as Gemini renames it
-    return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, varkw, posonly, pinned, _validator(td).validate_python)
+    return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, cp.varkw, cp.posonly, cp.pinned, _validator(td).validate_python, cp.varpos, cp.fills)
 
 _specs = weakref.WeakKeyDictionary()
 
@@ -357,13 +360,13 @@ def _ours(e): return type(e) in (NameError, _CallError, _InputError)  # an error
 
 # %% ../nbs/01_call.ipynb #caa56b2d
 def _prepare(fc_name, fc_inputs, ns):
-    "The tool `fc_name` (a name in `ns`, or the function itself), its validated arguments, and the names to pass by position"
+    "The tool `fc_name` (a name in `ns`, or the function itself), its validated arguments, and its `_Spec` (how to pass them)"
     f = resolve_nm(fc_name, ns) if isinstance(fc_name, str) else fc_name
     if not callable(f): raise NameError(f"Tool {_show(fc_name)} is not callable")
     f = _bound_call(f)
     try: sp = _spec(f)
     except (ValueError, TypeError, SchemaError) as e: raise _CallError(f"tool {_show(_name(fc_name))} can't be called: its parameters can't be read ({_clip(str(e), 400)})") from None
-    return f, _coerce(sp, fc_inputs), sp.posonly
+    return f, _coerce(sp, fc_inputs), sp
 
 def _bound_call(f):
     "Callable instance `f` as its class's `__call__` bound to it (found statically): the same call, and none of `f`'s attribute lookups run to describe it"
@@ -371,11 +374,17 @@ def _bound_call(f):
     m = _in_class(type(f), '__call__')
     return types.MethodType(m, f) if _is(m, types.FunctionType) else f
 
-def _call(f, args, posonly):
-    "Call `f` with validated `args`; positional-only parameters (`(name, default)`s) by position, up to the last one given, the defaults of those left out before it filled in"
-    if not posonly: return f(**args)
-    last = max((i for i,(n,_) in enumerate(posonly) if n in args), default=-1)
-    return f(*[args.pop(n, d) for n,d in posonly[:last+1]], **args)
+def _call(f, args, sp):
+    "Call `f` with validated `args` as `_Spec` `sp` says: positional parameters by position, up to the last one given (defaults of those left out before it filled in), then `*args` and `**kwargs` spread out"
+    for n,fi in sp.fills.items():
+        if n not in args: args[n] = _dflt(fi)  # else Python would pass the `Field` itself
+    var = (args.pop(sp.varpos, None) or ()) if sp.varpos else ()
+    kw = (args.pop(sp.varkw, None) or {}) if sp.varkw else {}
+    if not sp.posonly: return f(*var, **args, **kw)
+    last = len(sp.posonly) - 1 if var else max((i for i,(n,_) in enumerate(sp.posonly) if n in args), default=-1)
+    return f(*[args.pop(n, _dflt(d)) for n,d in sp.posonly[:last+1]], *var, **args, **kw)
+
+def _dflt(d): return d.get_default(call_default_factory=True) if isinstance(d, FieldInfo) else d
 
 def _name(fc_name): return fc_name if isinstance(fc_name, str) else getattr(fc_name, '__name__', repr(fc_name))
 
@@ -436,8 +445,8 @@ async def call_func_async(
 ):
     "Awaits the function `fc_name` with the given `fc_inputs` using namespace `ns`."
     try:
-        f, args, posonly = _prepare(fc_name, fc_inputs, ns)
-        res = _call(f, args, posonly) if _is_async(f) else await _in_thread(_call, f, args, posonly)
+        f, args, sp = _prepare(fc_name, fc_inputs, ns)
+        res = _call(f, args, sp) if _is_async(f) else await _in_thread(_call, f, args, sp)
         return await res if inspect.isawaitable(res) else res
     except (Exception, SystemExit) as e:
         if raise_on_err: raise
@@ -455,9 +464,9 @@ def _read(c, i):
     return _CallError(f"can't read tool call {i} of the batch from {_show(c)}: a call is a (name, inputs) pair, "
                       "a dict with 'name' and 'arguments', or an object with tool_name and parameters")
 
-def _call_sync(f, args, posonly):
+def _call_sync(f, args, sp):
     "Call `f` in a worker thread; an async tool runs on an event loop of its own"
-    res = _call(f, args, posonly)
+    res = _call(f, args, sp)
     return asyncio.run(res) if inspect.iscoroutine(res) else res
 
 def _run(nm, inputs, ns, text):

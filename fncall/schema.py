@@ -746,10 +746,18 @@ def _derived(f, key, make):
     return _copy(e[4][key])
 
 # %% ../nbs/00_schema.ipynb #55131be1
+class CallParams(typing.NamedTuple):
+    params: dict  # name -> (annotation resolved as `get_schema` resolves it, has a default); `*args` as a list, `**kwargs` as a dict
+    varkw: str|None  # the name of the `**kwargs` parameter
+    posonly: list  # (name, default) of each parameter passed by position: the positional-only ones, or with `*args` all before it
+    pinned: set  # names a `partial` binds
+    varpos: str|None = None  # the name of the `*args` parameter
+    fills: dict = {}  # name -> the `Field` a parameter has as its default (Python would pass the `Field` itself)
+
 def call_params(
     f, # A callable, or a TypedDict
-)->tuple: # (params, takes **kwargs?, positional-only (name, default)s, pinned names)
-    "`f`'s parameters as a call gives them: name -> (annotation resolved as `get_schema` resolves it, has a default); and the names a `partial` pins"
+)->CallParams:
+    "`f`'s parameters as a call gives them, as its schema describes them (`x:int=Field(ge=0)` as `Annotated[int, Field(ge=0)]`), and the names a `partial` pins"
     t = _target(f)
     ds = _Defs(glb=_globals(t))
     if isinstance(t, type): ds.names[t] = ''  # a class can name itself, as in its schema
@@ -758,12 +766,19 @@ def call_params(
         if not isinstance(a, (str, ForwardRef)): return a
         try: return _resolve(a, ds)
         except TypeError as e: raise TypeError(f"Parameter {n!r}: {e}") from None
-    if is_typeddict(f): return {k: (anno(k, a), k not in f.__required_keys__) for k,a in _hints(f, ds, extras=False).items()}, False, [], set()
+    if is_typeddict(f): return CallParams({k: (anno(k, a), k not in f.__required_keys__) for k,a in _hints(f, ds, extras=False).items()}, None, [], set())
     sig, hints, pinned = inspect.signature(f), _hints(t, ds), _bound(f, t)
-    ps = {n: (anno(n, hints.get(n, p.annotation)), p.default is not empty) for n,p in sig.parameters.items()
-          if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and n not in pinned}
-    return (ps, any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()),
-            [(n, p.default) for n,p in sig.parameters.items() if p.kind is p.POSITIONAL_ONLY], pinned)
+    ps, fills, var = {}, {}, {}
+    for n,p in sig.parameters.items():
+        if n in pinned: continue
+        a, d = anno(n, hints.get(n, p.annotation)), p.default
+        if isinstance(d, FieldInfo): a, fills[n], d = Annotated[a, d], d, (empty if d.is_required() else d)
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD): var[p.kind], a, d = n, _var_anno(p.kind is p.VAR_POSITIONAL, a), None
+        ps[n] = a, d is not empty
+    P, vp = inspect.Parameter, var.get(inspect.Parameter.VAR_POSITIONAL)
+    pos = (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD) if vp else (P.POSITIONAL_ONLY,)
+    return CallParams(ps, var.get(P.VAR_KEYWORD), [(n, p.default) for n,p in sig.parameters.items() if p.kind in pos and n not in pinned],
+                      pinned, vp, fills)
 
 def call_fingerprint(f):
     "What a validator of `f` depends on, as `get_schema`'s cache sees it: compare two with `unchanged`"
