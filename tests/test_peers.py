@@ -77,3 +77,247 @@ def test_gemini_bare_calls_as_dicts(reg):
     "Bare FunctionCall dicts (no SDK) are read too, and answered with plain dict parts"
     out = reg.run([{'name': 'get_weather', 'args': {'location': 'Rome'}, 'id': 'c1'}])
     assert out == [{'role': 'user', 'parts': [{'function_response': {'id': 'c1', 'name': 'get_weather', 'response': {'result': 'Rome: 25 celsius'}}}]}]
+
+# ---- schemas: the cases the peers' suites check ----
+import dataclasses, typing
+from typing import Annotated, Any
+from pydantic import BaseModel, Field, WithJsonSchema
+from fncall.schema import union_schema, handle_type
+from fncall.providers import strict_schema, tool_schema, check_schema
+from fncall.call import call_func
+
+def _props(f): return get_schema(f)['input_schema']['properties']
+
+def test_field_as_default():
+    "`x: int = Field(..., ge=0, description=...)`: required, constrained and described as `Annotated[int, Field(...)]` is; calls fill its default"
+    def count(
+        n:int=Field(..., ge=0, description='How many'),
+        unit:str=Field('m', description='Unit'),
+        tags:list[str]=Field(default_factory=list),
+    ): "Count"; return n, unit, tags
+    s = get_schema(count)['input_schema']
+    assert s['properties']['n'] == {'description': 'How many', 'type': 'integer', 'minimum': 0}
+    assert s['properties']['unit'] == {'description': 'Unit', 'default': 'm', 'type': 'string'}
+    assert s['properties']['tags']['default'] == [] and s['required'] == ['n']
+    assert call_func(count, {'n': 2}) == (2, 'm', [])
+    assert 'greater than or equal to 0' in call_func(count, {'n': -1}, raise_on_err=False)
+    assert 'n: missing required argument' in call_func(count, {}, raise_on_err=False)
+
+def test_var_args_and_kwargs():
+    "`*args` is an array and `**kwargs` an object, their docstring descriptions kept; a call passes them back spread out"
+    def tally(first:int, *rest:int, sep:str=',', **labels:str)->str:
+        """Join numbers.
+
+        Args:
+            first: The first number
+            *rest: More numbers
+            sep: Separator
+            **labels: Extra labels
+        """
+        return sep.join(map(str, (first, *rest))) + str(labels)
+    p = _props(tally)
+    assert p['rest'] == {'description': 'More numbers', 'type': 'array', 'items': {'type': 'integer'}}
+    assert p['labels'] == {'description': 'Extra labels', 'type': 'object', 'additionalProperties': {'type': 'string'}}
+    assert get_schema(tally)['input_schema']['required'] == ['first']
+    assert call_func(tally, {'first': 1, 'rest': [2, '3'], 'labels': {'a': 'b'}}) == "1,2,3{'a': 'b'}"
+    assert call_func(tally, {'first': 1}) == '1{}'
+    assert call_func(tally, {'first': 1, 'extra': 'x'}) == "1{'extra': 'x'}"  # keys no parameter has still go to **kwargs
+    def plain(*args, **kwargs): "Anything"; return args, kwargs
+    assert _props(plain) == {'args': {'description': '', 'type': 'array', 'items': {}}, 'kwargs': {'description': '', 'type': 'object'}}
+    assert call_func(plain, {'args': [1, 'a'], 'kwargs': {'k': 2}}) == ((1, 'a'), {'k': 2})
+
+def test_seed_kwargs_call_syntax_unchanged():
+    "Seed 000's exact output: `**kwargs` in a call written as text is still refused"
+    from fncall.pycall import parse_function_call
+    with pytest.raises(ValueError, match=r'\*\*kwargs not supported'): parse_function_call('func(**kwargs)')
+
+def test_google_docstrings_without_summary():
+    "A Google docstring starting with `Args:` (no summary line) is parsed; a `Returns:`-only docstring gives one Returns line"
+    def f(a:int, b:str)->int:
+        """Args:
+            a: The a
+            b: The b
+
+        Returns:
+            The count
+        """
+    s = get_schema(f)
+    assert [p['description'] for p in s['input_schema']['properties'].values()] == ['The a', 'The b']
+    assert s['description'] == 'Returns:\n- The count (type: integer)'
+    def g(a:int)->int:
+        """Returns:
+            The doubled value
+        """
+    assert get_schema(g)['description'] == 'Returns:\n- The doubled value (type: integer)'
+    def h(a:int):
+        """Args:
+            a: Only this
+        """
+    assert get_schema(h)['description'] == '' and _props(h)['a']['description'] == 'Only this'
+
+@dataclasses.dataclass
+class _Linted:
+    "A record"
+    a:int  # noqa: E501
+    b:str = ''  # type: ignore[assignment]
+    c:int = 0  # The c  # pragma: no cover
+
+def test_linter_comments_are_not_descriptions():
+    def f(a:int, # noqa: B008
+          b:str='x', # type: ignore
+          c:int=1, # pragma: no cover
+          d:int=2, # The d  # noqa: E501
+          e:int=3, # pylint: disable=unused-argument
+         )->int: # noqa
+        "F"
+    assert [p['description'] for p in _props(f).values()] == ['', '', '', 'The d', '']
+    assert get_schema(f)['description'] == 'F\n\nReturns:\n- type: integer'
+    def uses(x:_Linted): "Uses"
+    d = get_schema(uses)['input_schema']['$defs']['_Linted']['properties']
+    assert ('description' not in d['a'] or d['a']['description'] == '') and d['c']['description'] == 'The c'
+    assert not d['b'].get('description')
+
+def test_callable_instances():
+    "A plain callable instance keeps seed 002's exact name `__call__`; one wrapping a function (a FunctionTool) has the wrapped function's parameters and its own name"
+    class Adder:
+        "Adds"
+        def __call__(self, a:int, b:int)->int:
+            "Add a and b"
+            return a + b
+    s = get_schema(Adder())
+    assert (s['name'], list(s['input_schema']['properties'])) == ('__call__', ['a', 'b'])
+    assert get_schema(Adder(), name='adder')['name'] == 'adder'
+    t = FunctionTool(get_weather, name='weather')
+    assert get_schema(t)['name'] == 'weather' and list(get_schema(t)['input_schema']['properties']) == ['location', 'unit']
+
+def test_with_json_schema():
+    def f(port:Annotated[int, WithJsonSchema({'type': 'integer', 'minimum': 1, 'maximum': 65535})], # The port
+          blob:Annotated[Any, Field(description='Raw'), WithJsonSchema({'type': 'string', 'format': 'byte'})]=None): "F"
+    p = _props(f)
+    assert p['port'] == {'description': 'The port', 'type': 'integer', 'minimum': 1, 'maximum': 65535}
+    assert p['blob'] == {'description': 'Raw', 'default': None, 'type': 'string', 'format': 'byte'}
+    class M(BaseModel):
+        x:Annotated[int, WithJsonSchema({'type': 'string'})]
+    def g(m:M): "G"
+    assert get_schema(g)['input_schema']['$defs']['M']['properties']['x'] == {'type': 'string'}
+
+def test_union_schema_public():
+    "fastcore.funccall and toolslm export `union_schema`: the schema of a union's members that have a JSON form"
+    assert union_schema(int | str) == {'anyOf': [{'type': 'integer'}, {'type': 'string'}]}
+    assert union_schema(typing.Optional[int]) == {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}
+    assert union_schema(int | typing.Callable) == {'type': 'integer'}  # a member the model can't send is left out
+    defs = {}
+    @dataclasses.dataclass
+    class P: x:int
+    assert union_schema(P | None, defs) == {'anyOf': [{'$ref': '#/$defs/P'}, {'type': 'null'}]} and 'P' in defs
+    with pytest.raises(TypeError, match='any member'): union_schema(complex | typing.Callable)
+    with pytest.raises(TypeError, match='needs a union'): union_schema(int)
+    def f(x:int|typing.Callable=0): "F"
+    assert _props(f)['x'] == {'description': '', 'default': 0, 'type': 'integer'}
+
+def test_bare_list_and_set_items():
+    "Seed 002 shows `items: {}` for a bare `list` exactly, so `get_schema` keeps it; every provider's tool gets a typed item (Gemini: any scalar), never a typeless one"
+    assert handle_type(list, None) == {'type': 'array', 'items': {}}
+    def f(a:list, b:set): "F"
+    for p in ('gemini',):
+        t = tool_schema(f, p)
+        assert check_schema(t, p) == [] and all('anyOf' in v['items'] or 'type' in v['items'] for v in t['parameters']['properties'].values())
+    assert check_schema(tool_schema(f, 'openai', strict=True), 'openai') == []
+
+def test_no_empty_descriptions_in_tools():
+    "A parameter with no comment: `description: ''` in `get_schema` (seed 002 shows it exactly), no description key in a provider's tool"
+    def f(a:int, b:str='x', # B
+         ): "F"
+    assert _props(f)['a'] == {'description': '', 'type': 'integer'}
+    for p in ('anthropic', 'openai', 'gemini', 'mcp', 'responses'):
+        t = json.dumps(tool_schema(f, p))
+        assert '"description": ""' not in t and '"B"' in t, p
+    assert 'description' not in strict_schema(get_schema(f)['input_schema'])['properties']['a']
+
+# ---- hand-written schemas (what MCP servers send) in strict mode ----
+def _closed(s):
+    "Every object schema in `s` closed, with all its properties required"
+    if isinstance(s, list): return all(map(_closed, s))
+    if not isinstance(s, dict): return True
+    if 'properties' in s and (s.get('additionalProperties') is not False or set(s.get('required', [])) != set(s['properties'])): return False
+    return all(_closed(v) for k,v in s.items() if k not in ('enum', 'const', 'default', 'required'))
+
+def test_strict_typeless_objects_closed():
+    s = {'type': 'object', 'properties': {'o': {'properties': {'x': {'type': 'string'}}, 'required': ['x']}}, 'required': ['o']}
+    ss = strict_schema(s)
+    assert ss['properties']['o']['type'] == 'object' and _closed(ss)
+    assert check_schema({'type': 'function', 'function': {'name': 'f', 'parameters': ss, 'strict': True}}, 'openai') == []
+
+def test_strict_typeless_root():
+    assert strict_schema({'properties': {'a': {'type': 'integer'}}, 'required': ['a']}) == {
+        'properties': {'a': {'type': 'integer'}}, 'required': ['a'], 'type': 'object', 'additionalProperties': False}
+    assert strict_schema({}) == {'type': 'object', 'properties': {}, 'additionalProperties': False, 'required': []}
+    t = tool_schema({'name': 'f', 'description': 'F', 'parameters': {'properties': {'a': {'type': 'integer'}}}}, 'openai', strict=True)
+    assert t['function']['parameters']['type'] == 'object'
+
+def test_strict_root_allof():
+    "A single root `allOf` keeps its properties, merged with the root's own"
+    s = {'allOf': [{'type': 'object', 'properties': {'a': {'type': 'integer'}}, 'required': ['a']}], 'properties': {'b': {'type': 'string'}}}
+    ss = strict_schema(s)
+    assert list(ss['properties']) == ['a', 'b'] and ss['required'] == ['a', 'b'] and ss['type'] == 'object'
+    assert ss['properties']['b']['type'] == ['string', 'null']  # optional: nullable
+
+def test_strict_root_allof_ref():
+    "An `allOf` holding a `$ref` at the root is the record it names: a valid object root"
+    s = {'allOf': [{'$ref': '#/$defs/Args'}], '$defs': {'Args': {'type': 'object', 'properties': {'q': {'type': 'string'}}, 'required': ['q']}}}
+    ss = strict_schema(s)
+    assert ss['type'] == 'object' and list(ss['properties']) == ['q'] and _closed(ss)
+    t = tool_schema({'name': 'f', 'description': 'F', 'inputSchema': s}, 'openai', strict=True)
+    assert t['function']['parameters']['properties'] == {'q': {'type': 'string'}}
+
+def test_draft7_definitions():
+    s = {'type': 'object', 'properties': {'p': {'$ref': '#/definitions/P'}}, 'required': ['p'],
+         'definitions': {'P': {'type': 'object', 'properties': {'x': {'type': 'number'}}, 'required': ['x']}}}
+    ss = strict_schema(s)
+    assert ss['properties']['p'] == {'$ref': '#/$defs/P'} and '$defs' in ss and 'definitions' not in ss
+    for p in ('anthropic', 'openai', 'gemini'):
+        assert check_schema(tool_schema({'name': 'f', 'description': 'F', 'input_schema': s}, p), p) == []
+    g = tool_schema({'name': 'f', 'description': 'F', 'input_schema': s}, 'gemini')
+    assert g['parameters']['properties']['p']['properties']['x']['type'] == 'number'
+
+def test_deep_nesting_is_a_value_error():
+    s = {'type': 'string'}
+    for _ in range(1000): s = {'type': 'object', 'properties': {'x': s}}
+    with pytest.raises(ValueError, match='nests over'): strict_schema(s)
+    for p in ('anthropic', 'openai', 'gemini'):
+        with pytest.raises(ValueError, match="Tool 'deep'"): tool_schema({'name': 'deep', 'description': 'D', 'input_schema': s}, p)
+
+# ---- caching ----
+def test_tool_schema_cached_like_get_schema():
+    "tool_schema of a function is cached with its schema: equal copies, a change to one never reaching the next, an edited function described afresh"
+    from fncall import providers
+    calls = []
+    orig = providers._tool
+    def counting(*a): calls.append(a[1:]); return orig(*a)
+    providers._tool = counting
+    try:
+        def f(a:int): "F"
+        t1, t2 = tool_schema(f, 'openai'), tool_schema(f, 'openai')
+        assert t1 == t2 and t1 is not t2 and len(calls) == 1
+        t1['function']['name'] = 'changed'
+        assert tool_schema(f, 'openai')['function']['name'] == 'f'
+        tool_schema(f, 'openai', strict=True); tool_schema(f, 'gemini')
+        assert len(calls) == 3
+        f.__doc__ = 'Edited'
+        assert tool_schema(f, 'openai')['function']['description'] == 'Edited' and len(calls) == 4
+    finally: providers._tool = orig
+
+def test_class_source_read_once(monkeypatch):
+    "A new function naming a class already described doesn't read and parse the class's source again"
+    from fncall import schema
+    reads = []
+    orig = schema._read_field_docs
+    monkeypatch.setattr(schema, '_read_field_docs', lambda c: reads.append(c) or orig(c))
+    @dataclasses.dataclass
+    class Spot:
+        "A spot"
+        x:int # Across
+    def f1(s:Spot): "One"
+    def f2(s:Spot): "Two"
+    assert get_schema(f1)['input_schema']['$defs']['Spot'] == get_schema(f2)['input_schema']['$defs']['Spot']
+    assert reads == [Spot]
