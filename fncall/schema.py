@@ -17,9 +17,7 @@ from types import NoneType, UnionType
 from typing import Annotated, Any, ClassVar, ForwardRef, Literal, NewType, Optional, Union, get_args, get_origin
 from typing_extensions import NotRequired, Required
 from uuid import UUID
-import docstring_parser
 from fastcore.basics import AttrDict
-from fastcore.docments import docments
 from pydantic import BaseModel, WithJsonSchema
 from pydantic.fields import FieldInfo
 from pydantic.json_schema import GenerateJsonSchema
@@ -289,6 +287,7 @@ def _parse_doc(doc):
     if not doc: return None
     first = doc.split('\n', 1)[0].strip()
     if _google.fullmatch(first) or _rest.match(first) or _numpy.fullmatch(first): doc = '.\n\n' + doc  # no summary line: the parsers need one
+    import docstring_parser  # imported when first needed: most docstrings have no sections
     try: return docstring_parser.parse(doc)
     except docstring_parser.ParseError: return None
 
@@ -361,6 +360,7 @@ def _docments(f):
     try: docs = _sig_comments(f)
     except (OSError, TypeError, SyntaxError, tokenize.TokenError, IndentationError): docs = None
     if docs is None:
+        from fastcore.docments import docments  # here, not at the top: importing it (and the fastcore.utils it needs) doubles `import fncall`'s time
         try: return docments(f, full=True, args_kwargs=True)
         except OSError: return AttrDict({'return': AttrDict(anno=inspect.signature(f).return_annotation, docment=None)})
     res = AttrDict({n: AttrDict(docment=d) for n,d in docs.items() if n != 'return'})
