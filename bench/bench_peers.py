@@ -6,7 +6,7 @@ Rows: schema `cold` (a new function object each time: nothing cached for it, its
 (the same function again: peers rebuild, fncall caches), `openai` (the tool in OpenAI's format, warm), `sync`
 and `async` (a validated call from a model's argument dict). Ends with `import fncall` time.
 Install: pip install -e ".[bench]"; run: python bench/bench_peers.py [--quick]"""
-import asyncio, enum, json, re, statistics, subprocess, sys, time, types, warnings
+import asyncio, enum, json, os, re, statistics, subprocess, sys, time, types, warnings
 from dataclasses import dataclass
 from typing import Literal, Optional
 from pydantic import BaseModel, Field
@@ -185,13 +185,16 @@ def measure(lib, f, args, quick):
     return out
 
 def import_time():
-    "`import fncall` in a fresh interpreter: wall ms, and what `-X importtime` says fncall's own import costs (cumulative us)"
-    code = "import time; t=time.perf_counter(); import fncall; print((time.perf_counter()-t)*1000)"
-    walls = [float(subprocess.run([sys.executable, '-c', code], capture_output=True, text=True).stdout) for _ in range(5)]
-    err = subprocess.run([sys.executable, '-X', 'importtime', '-c', 'import fncall'], capture_output=True, text=True).stderr
-    cum = next((int(m[1]) for l in err.splitlines() if (m := re.match(r'import time:\s+\d+ \|\s+(\d+) \| fncall$', l))), None)
-    heavy = sorted(((int(m[1]), m[2].strip()) for l in err.splitlines() if (m := re.match(r'import time:\s+\d+ \|\s+(\d+) \| {1,3}(\S.*)$', l))), reverse=True)[:6]
-    return statistics.median(walls), cum, heavy
+    "`import fncall` in fresh interpreters, bytecode cached as an installed package has it: wall ms (median of 5), the same for `import pydantic` (what fncall can't do without), and the largest imports under fncall by `-X importtime`"
+    env = {k: v for k,v in os.environ.items() if k != 'PYTHONDONTWRITEBYTECODE'}  # this machine sets it: every import would compile from source
+    def wall(mod):
+        code = f"import time; t=time.perf_counter(); import {mod}; print((time.perf_counter()-t)*1000)"
+        run = lambda: float(subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env).stdout)
+        run()  # writes the bytecode
+        return statistics.median(run() for _ in range(5))
+    err = subprocess.run([sys.executable, '-X', 'importtime', '-c', 'import fncall'], capture_output=True, text=True, env=env).stderr
+    rows = [(int(m[1]), m[2].strip()) for l in err.splitlines() if (m := re.match(r'import time:\s+\d+ \|\s+(\d+) \| {1,5}(\S.*)$', l))]
+    return wall('fncall'), wall('pydantic.main'), sorted(rows, reverse=True)[1:7]
 
 if __name__ == '__main__':
     quick = '--quick' in sys.argv
@@ -215,6 +218,6 @@ if __name__ == '__main__':
     worst.sort()
     print("cells: peer time / fncall time (above 1: fncall faster); 'fails': the peer can't do it (reason below the tool)")
     print("lowest ratios:", ', '.join(f'{w:.2f}x {t}/{r}/{p}' for w,t,r,p in worst[:5]))
-    wall, cum, heavy = import_time()
-    print(f"import fncall: {wall:.0f} ms wall (median of 5 fresh interpreters); -X importtime cumulative for fncall: {cum/1000 if cum else float('nan'):.0f} ms")
-    print("  largest imports under it (cumulative us):", ', '.join(f'{n} {m}' for m,n in heavy))
+    ours, pyd, heavy = import_time()
+    print(f"import fncall: {ours:.0f} ms wall (median of 5 fresh interpreters); import pydantic.main alone: {pyd:.0f} ms")
+    print("  largest imports under it (-X importtime, cumulative us):", ', '.join(f'{n} {m}' for m,n in heavy))

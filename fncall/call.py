@@ -9,7 +9,7 @@ __all__ = ['mk_ns', 'resolve_nm', 'get_schema_nm', 'coerce_inputs', 'call_func',
            'call_funcs_async']
 
 # %% ../nbs/01_call.ipynb #46efb448
-import asyncio, concurrent.futures, contextlib, contextvars, copy, enum, inspect, json, keyword, os, re, reprlib, sys, threading, traceback, types, typing, weakref
+import asyncio, concurrent.futures, contextlib, contextvars, copy, enum, inspect, json, keyword, os, queue, re, reprlib, sys, threading, traceback, types, typing, weakref
 from collections import abc
 from functools import partial
 from decimal import Decimal
@@ -420,16 +420,35 @@ def _dispatch(f):
     finally:
         if tok is not None: _caller_ns.reset(tok)
 
+_pool_keep, _pool_idle_s = 16, 60.  # idle worker threads kept for the next sync tool, and how long each waits for one
+_idle, _idle_lock = [], threading.Lock()  # the job queues of the idle workers
+
 def _thread(fn, *args):
-    "A `concurrent.futures.Future` of `fn(*args)`, run (in a copy of the current context, which remembers the caller's namespace) in a daemon thread of its own"
+    "A `concurrent.futures.Future` of `fn(*args)`, run (in a copy of the current context, which remembers the caller's namespace) in a worker thread: an idle one if there is one, else a new one"
     fut, ctx = concurrent.futures.Future(), contextvars.copy_context()
     if ctx.get(_caller_ns) is None: ctx.run(_caller_ns.set, _caller_globals(sys._getframe(1)))
-    def work():
-        if not fut.set_running_or_notify_cancel(): return
-        try: fut.set_result(ctx.run(fn, *args))
-        except BaseException as e: fut.set_exception(e)
-    threading.Thread(target=work, name='fncall-tool', daemon=True).start()
+    with _idle_lock: q = _idle.pop() if _idle else None
+    if q is None: threading.Thread(target=_worker, args=((fut, ctx, fn, args),), name='fncall-tool', daemon=True).start()
+    else: q.put((fut, ctx, fn, args))
     return fut
+
+def _worker(job):
+    "Run `job`, then wait for the next one while fewer than `_pool_keep` workers are idle (for `_pool_idle_s` at most)"
+    q = queue.SimpleQueue()
+    while True:
+        fut, ctx, fn, args = job
+        if fut.set_running_or_notify_cancel():
+            try: fut.set_result(ctx.run(fn, *args))
+            except BaseException as e: fut.set_exception(e)
+        job = fut = ctx = fn = args = None  # an idle worker holds nothing of the last call
+        with _idle_lock:
+            if len(_idle) >= _pool_keep: return
+            _idle.append(q)
+        try: job = q.get(timeout=_pool_idle_s)
+        except queue.Empty:
+            with _idle_lock:
+                if q in _idle: _idle.remove(q); return
+            job = q.get()  # taken meanwhile: its job is on the way
 
 async def _in_thread(fn, *args):
     "Await `fn(*args)` run in a thread of its own"
@@ -452,7 +471,7 @@ async def call_func_async(
         if raise_on_err: raise
         return _model_err(_name(fc_name), e)
 
-_own(_thread, _in_thread, call_func_async)
+_own(_thread, _worker, _in_thread, call_func_async)
 
 # %% ../nbs/01_call.ipynb #1279333b
 def _read(c, i):
