@@ -153,11 +153,11 @@ def _to_dict(v):
     return v
 
 # %% ../nbs/01_call.ipynb #9cae014e
-def _build(cls, v):
-    "An instance of class `cls` from a dict (or JSON string) of its fields"
+def _build(cls, h, v):
+    "An instance of class `cls` from a dict (or JSON string) of its fields, checked with `h[0]`, the class's `_Spec` made along with the tool's (else looked up)"
     v = _json(v, dict)
     if not isinstance(v, dict): return v
-    try: args = _coerce(_spec(cls), v, nested=True)
+    try: args = _coerce(h[0] if h else _spec(cls), v, nested=True)
     except _InputError as e: raise ValueError('; '.join(str(e).splitlines())) from None
     if is_typeddict(cls): return args
     try: return cls(**args)
@@ -179,23 +179,31 @@ def _noalias(m):
     m._attributes_set = {k:v for k,v in m._attributes_set.items() if not k.endswith('alias')}  # else pydantic puts the alias back
     return m
 
-def _lax(t):
-    "Annotation `t` with the repairs for what models send attached as pydantic validators, at any depth"
+def _lax(t, nested):
+    "Annotation `t` with the repairs for what models send attached as pydantic validators, at any depth; `nested`: class -> holder of its `_Spec` (see `_nested`)"
     o, args = get_origin(t), get_args(t)
-    if o is Annotated: return Annotated[(_lax(args[0]), *map(_noalias, args[1:]))]
-    if o in (Union, UnionType): return Union[tuple(map(_lax, args))]
+    if o is Annotated: return Annotated[(_lax(args[0], nested), *map(_noalias, args[1:]))]
+    if o in (Union, UnionType): return Union[tuple(_lax(a, nested) for a in args)]
     base = o or t
     if t is object: return Annotated[object, BeforeValidator(_to_dict)]  # described as a JSON object
     if not isinstance(base, type): return t
     if t in custom_types: return t if t in _native else Annotated[t, BeforeValidator(partial(_from_str, t))]
     if issubclass(base, (str, bytes, int, float, enum.Enum)): return t
-    if o is None and is_typeddict(t): return Annotated[dict, BeforeValidator(partial(_build, t))]  # built and checked by `_build`
-    if o is None and (is_record(t) or _is_plain(t)): return Annotated[t, BeforeValidator(partial(_build, t))]
+    if o is None and is_typeddict(t): return Annotated[dict, BeforeValidator(partial(_build, t, _nested(t, nested)))]  # built and checked by `_build`
+    if o is None and (is_record(t) or _is_plain(t)): return Annotated[t, BeforeValidator(partial(_build, t, _nested(t, nested)))]
     if issubclass(base, abc.Mapping):
-        return Annotated[dict[_lax(args[0]), _lax(args[1])] if len(args) == 2 else t, BeforeValidator(_to_dict)]
+        return Annotated[dict[_lax(args[0], nested), _lax(args[1], nested)] if len(args) == 2 else t, BeforeValidator(_to_dict)]
     if issubclass(base, (abc.Sequence, abc.Set)) and base.__module__ in ('builtins', 'collections.abc', 'typing'):
-        return Annotated[base[tuple(a if a is Ellipsis else _lax(a) for a in args)] if args else t, BeforeValidator(_to_list)]
+        return Annotated[base[tuple(a if a is Ellipsis else _lax(a, nested) for a in args)] if args else t, BeforeValidator(_to_list)]
     return t
+
+def _nested(cls, nested):
+    "The holder of class `cls`'s `_Spec`, made once with the tool's (a class that holds itself finds its holder, filled when its spec is done); empty if it can't be made now: `_build` looks it up then"
+    if (h := nested.get(cls)) is None:
+        h = nested[cls] = []
+        try: h.append(_make_spec(cls, nested))
+        except Exception: pass
+    return h
 
 # %% ../nbs/01_call.ipynb #713267e3
 class _Spec(typing.NamedTuple):
@@ -207,6 +215,7 @@ class _Spec(typing.NamedTuple):
     validate: abc.Callable # pydantic's validator of the arguments (the core one: `TypeAdapter.validate_python` wraps it, and costs more)
     varpos: str|None = None # the name of the `*args` parameter
     fills: dict = {} # name -> the `Field` a parameter has as its default, whose default is filled in when the model leaves it out
+    classes: tuple = () # the classes whose `_Spec`s were made with this one: its cache entry checks them too
 
 _config = ConfigDict(arbitrary_types_allowed=True, coerce_numbers_to_str=True, allow_inf_nan=False)
 
@@ -219,24 +228,26 @@ def _validator(td):
     td.__pydantic_config__ = _config | ConfigDict(regex_engine='python-re')
     return TypeAdapter(td).validator
 
-def _make_spec(func):
+def _make_spec(func, nested=None):
+    "The `_Spec` of `func`: one validator of its whole argument dict, and the `_Spec`s of the classes in it made along (`nested`: those made so far)"
+    top, nested = nested is None, {} if nested is None else nested
     cp = call_params(func)
     ps = cp.params
-    td = TypedDict('Arguments', {n: NotRequired[_lax(a)] if opt else _lax(a) for n,(a,opt) in ps.items()})
+    td = TypedDict('Arguments', {n: NotRequired[_lax(a, nested)] if opt else _lax(a, nested) for n,(a,opt) in ps.items()})
     aliases = {k: n for n,(a,_) in ps.items() if (al := field_alias(a)) for k in (al, _py_nm(al))}  # also as Gemini renames it
-    return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, cp.varkw, cp.posonly, cp.pinned, _validator(td).validate_python, cp.varpos, cp.fills)
+    return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, cp.varkw, cp.posonly, cp.pinned, _validator(td).validate_python, cp.varpos, cp.fills, tuple(nested) if top else ())
 
 _specs = weakref.WeakKeyDictionary()
 
 def _spec(func):
     "The cached `_Spec` of `func`, remade when `get_schema` would remake its schema (the same fingerprint)"
     o = func.__func__ if _is(func, types.MethodType) else func
-    key, fp = func is not o, call_fingerprint(func)
+    key = func is not o
     try: hit = _specs.get(o)
     except TypeError: return _make_spec(func)  # not weakly referenceable: no caching
-    if hit and (e := hit.get(key)) and unchanged(fp, e[0]) and e[1] == custom_types: return e[2]
+    if hit and (e := hit.get(key)) and e[1] == custom_types and unchanged(call_fingerprint(func, e[2].classes), e[0]): return e[2]
     res = _make_spec(func)
-    _specs.setdefault(o, {})[key] = fp, set(custom_types), res
+    _specs.setdefault(o, {})[key] = call_fingerprint(func, res.classes), set(custom_types), res
     return res
 
 # %% ../nbs/01_call.ipynb #4cd1c5f6

@@ -693,7 +693,7 @@ def _fingerprint(f, t, classes=()):
     if isinstance(o, type): res = _class_fp(o)
     else:
         ann = getattr(o, '__annotations__', None)
-        res = [getattr(o, '__code__', None), getattr(o, '__defaults__', None), getattr(o, '__kwdefaults__', None), o.__doc__, t is not f and f.__doc__, ann, _inst(f, '__name__')]
+        res = [getattr(o, '__code__', None), getattr(o, '__defaults__', None), getattr(o, '__kwdefaults__', None), o.__doc__, t is not f and f.__doc__, ann, t is not f and _inst(f, '__name__')]
         if ann: res += ann.values()  # each annotation too, so an edit in place counts
     if isinstance(f, partial): res += [f.args, f.keywords]
     for c in classes: res += _class_fp(c)
@@ -780,8 +780,8 @@ def call_params(
     return CallParams(ps, var.get(P.VAR_KEYWORD), [(n, p.default) for n,p in sig.parameters.items() if p.kind in pos and n not in pinned],
                       pinned, vp, fills)
 
-def call_fingerprint(f):
-    "What a validator of `f` depends on, as `get_schema`'s cache sees it: compare two with `unchanged`"
-    return _fingerprint(f, _target(f))
+def call_fingerprint(f, classes=()):
+    "What a validator of `f` (and of `classes`, which it uses) depends on, as `get_schema`'s cache sees it: compare two with `unchanged`"
+    return _fingerprint(f, _target(f), classes)
 
 unchanged, is_record, field_alias = _unchanged, _is_record, _alias
