@@ -21,7 +21,7 @@ from typing_extensions import NotRequired, TypedDict, is_typeddict
 from pydantic import BeforeValidator, ConfigDict, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import SchemaError
-from .schema import custom_types, empty, get_schema, call_params, call_fingerprint, unchanged, is_record, field_alias
+from .schema import custom_types, empty, get_schema, call_params, target, fingerprint, unchanged, is_record, field_alias
 
 # %% ../nbs/01_call.ipynb #d72217ed
 def mk_ns(
@@ -241,13 +241,13 @@ _specs = weakref.WeakKeyDictionary()
 
 def _spec(func):
     "The cached `_Spec` of `func`, remade when `get_schema` would remake its schema (the same fingerprint)"
-    o = func.__func__ if _is(func, types.MethodType) else func
-    key = func is not o
+    o = func.__func__ if type(func) is types.MethodType else func
+    key, t = func is not o, target(func)
     try: hit = _specs.get(o)
     except TypeError: return _make_spec(func)  # not weakly referenceable: no caching
-    if hit and (e := hit.get(key)) and e[1] == custom_types and unchanged(call_fingerprint(func, e[2].classes), e[0]): return e[2]
+    if hit and (e := hit.get(key)) and e[1] == custom_types and unchanged(fingerprint(func, t, e[2].classes), e[0]): return e[2]
     res = _make_spec(func)
-    _specs.setdefault(o, {})[key] = call_fingerprint(func, res.classes), set(custom_types), res
+    _specs.setdefault(o, {})[key] = fingerprint(func, t, res.classes), set(custom_types), res
     return res
 
 # %% ../nbs/01_call.ipynb #4cd1c5f6
@@ -274,7 +274,7 @@ def _err_lines(e:ValidationError):
     "One line per bad location: `x: expected integer, got 'abc'`"
     res = {}
     for d in e.errors():
-        loc, msg = _clip(_loc(d['loc'])), _err_msg(d)
+        loc, msg = _clip(_loc(d['loc'])), _clip(_err_msg(d), 200)  # a pattern or a list of choices can be long too
         if loc in res: res[loc][0].append(msg.removeprefix('expected '))
         else: res[loc] = [msg], d
     lines = []
@@ -306,26 +306,34 @@ def coerce_inputs(
 
 def _coerce(sp, inputs, nested=False):
     "`inputs` validated for the tool `sp` describes, or an `_InputError` of short lines saying what is wrong (`nested`: building a record's fields)"
-    try: inputs = _json(inputs, dict) if inputs is not None else {}
-    except ValueError as e: raise _InputError(f"arguments {e}") from None
-    if not isinstance(inputs, dict): raise _InputError(f"arguments must be a JSON object, got {_show(inputs)}")
-    args, extra, errs, unknown, ps = {}, {}, [], [], sp.params
+    if type(inputs) is not dict: inputs = _args(inputs)
+    args, extra, errs, unknown, ps = {}, {}, [], 0, sp.params
     for k,v in inputs.items():
         n = k if k in ps else sp.aliases.get(k) or _py_nm(str(k))
-        if n in sp.pinned: errs.append(f"{_clip(str(k))}: fixed by the tool, can't be given")
-        elif n not in ps:
-            if sp.varkw: extra[k] = v
-            else: unknown.append(f"{_clip(str(k))}: unknown argument")
+        if n not in ps:
+            if n in sp.pinned: errs.append(f"{_clip(str(k))}: fixed by the tool, can't be given")
+            elif sp.varkw: extra[k] = v
+            elif (unknown := unknown + 1) <= 5: errs.append(f"{_clip(str(k))}: unknown argument")  # the rest are counted
         elif n in args: errs.append(f"{_clip(str(k))}: given twice")
         elif not (v is None and ps[n]): args[n] = v  # null for a parameter with a default means "use the default"
-    errs += _few(unknown, 'unknown arguments')
+    if unknown > 5: errs.append(f"(and {unknown-5} more unknown arguments)")
     try: args = sp.validate(args)
     except ValidationError as e: errs += _err_lines(e)
     except RecursionError:  # a record holding a record... deeper than Python goes: said once, at the top
         if nested: raise
-        errs.append(f"{_clip(str(max(args, key=lambda k: _depth(args[k]), default='arguments')))}: nested too deeply")
+        errs.append(f"{_clip(str(_deepest(args)))}: nested too deeply")
     if errs: raise _InputError('\n'.join(_few(errs, 'problems', 10)) + f"\n(parameters: {', '.join(_few([_clip(p) for p in sp.params], 'parameters', 20)) or 'none'})")
     return args | extra
+
+def _args(inputs):
+    "The arguments a model sent as something other than a dict: none, or a JSON object string"
+    if inputs is None: return {}
+    try: inputs = _json(inputs, dict)
+    except ValueError as e: raise _InputError(f"arguments {e}") from None
+    if not isinstance(inputs, dict): raise _InputError(f"arguments must be a JSON object, got {_show(inputs)}")
+    return inputs
+
+def _deepest(args): return max(args, key=lambda k: _depth(args[k]), default='arguments')
 
 def _depth(v, cap=100_000):
     "How deep the lists and dicts of `v` nest, found without recursion (looking at most at `cap` of them)"
@@ -373,11 +381,14 @@ def _ours(e): return type(e) in (NameError, _CallError, _InputError)  # an error
 def _prepare(fc_name, fc_inputs, ns):
     "The tool `fc_name` (a name in `ns`, or the function itself), its validated arguments, and its `_Spec` (how to pass them)"
     f = resolve_nm(fc_name, ns) if isinstance(fc_name, str) else fc_name
-    if not callable(f): raise NameError(f"Tool {_show(fc_name)} is not callable")
-    f = _bound_call(f)
+    if type(f) not in _plain:  # a function, method, class or partial is callable as it is
+        if not callable(f): raise NameError(f"Tool {_show(fc_name)} is not callable")
+        f = _bound_call(f)
     try: sp = _spec(f)
     except (ValueError, TypeError, SchemaError) as e: raise _CallError(f"tool {_show(_name(fc_name))} can't be called: its parameters can't be read ({_clip(str(e), 400)})") from None
     return f, _coerce(sp, fc_inputs), sp
+
+_plain = {types.FunctionType, types.MethodType, type, partial}
 
 def _bound_call(f):
     "Callable instance `f` as its class's `__call__` bound to it (found statically): the same call, and none of `f`'s attribute lookups run to describe it"

@@ -780,8 +780,6 @@ def call_params(
     return CallParams(ps, var.get(P.VAR_KEYWORD), [(n, p.default) for n,p in sig.parameters.items() if p.kind in pos and n not in pinned],
                       pinned, vp, fills)
 
-def call_fingerprint(f, classes=()):
-    "What a validator of `f` (and of `classes`, which it uses) depends on, as `get_schema`'s cache sees it: compare two with `unchanged`"
-    return _fingerprint(f, _target(f), classes)
-
-unchanged, is_record, field_alias = _unchanged, _is_record, _alias
+# the function or class describing `f`; what a validator of `f` (described by `t`, using `classes`) depends on, as the schema cache sees it; are two the same?
+target, fingerprint, unchanged = _target, _fingerprint, _unchanged
+is_record, field_alias = _is_record, _alias
