@@ -4,7 +4,9 @@ Each peer goes through its own documented path: openai-agents (`function_schema`
 fastcore.funccall. Cells are peer time / fncall time: above 1, fncall is faster.
 Rows: schema `cold` (a new function object each time: nothing cached for it, its classes already seen), `warm`
 (the same function again: peers rebuild, fncall caches), `openai` (the tool in OpenAI's format, warm), `sync`
-and `async` (a validated call from a model's argument dict). Ends with `import fncall` time.
+and `async` (a validated call from a model's argument dict: fncall's by name through `call_func`, with its repairs of what models
+send; a peer's through its own validator, or its async invoke). Ends with `import fncall` time.
+This machine may be shared: rerun before reading much into one ratio below 2x either way.
 Install: pip install -e ".[bench]"; run: python bench/bench_peers.py [--quick]"""
 import asyncio, enum, json, os, re, statistics, subprocess, sys, time, types, warnings
 from dataclasses import dataclass
