@@ -321,3 +321,31 @@ def test_class_source_read_once(monkeypatch):
     def f2(s:Spot): "Two"
     assert get_schema(f1)['input_schema']['$defs']['Spot'] == get_schema(f2)['input_schema']['$defs']['Spot']
     assert reads == [Spot]
+
+# ---- call_func_async of sync tools: reused worker threads, timeouts per call ----
+import asyncio, threading, time
+from fncall.call import call_func_async, call_funcs_async
+
+def where(x:int): "Thread id"; return threading.get_ident()
+def nap(s:float): "Sleep"; time.sleep(s); return s
+
+def test_sync_tools_reuse_worker_threads():
+    "A sync tool runs off the event loop, on a worker thread that the next call reuses (no new thread per call)"
+    async def main():
+        ids = [await call_func_async(where, {'x': 1}) for _ in range(5)]
+        return ids, threading.get_ident()
+    ids, loop_thread = asyncio.run(main())
+    assert loop_thread not in ids and len(set(ids)) == 1
+
+def test_pool_never_queues_and_timeouts_hold():
+    "Calls never wait for a worker: 20 slow calls at once take about as long as one; a hung tool times out alone and the next calls still run"
+    async def many(): return await asyncio.gather(*(call_func_async(nap, {'s': 0.3}) for _ in range(20)))
+    t0 = time.perf_counter()
+    assert asyncio.run(many()) == [0.3]*20
+    assert time.perf_counter() - t0 < 2.0
+    async def hung():
+        res = await call_funcs_async([('nap', {'s': 3}), ('nap', {'s': 0.01})], ns=[nap], timeout=0.5)
+        return res, await call_func_async(nap, {'s': 0.01})
+    t0 = time.perf_counter()
+    res, after = asyncio.run(hung())
+    assert time.perf_counter() - t0 < 2.0 and 'timed out' in res[0] and res[1] == 0.01 and after == 0.01
