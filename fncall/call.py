@@ -9,7 +9,7 @@ __all__ = ['mk_ns', 'resolve_nm', 'get_schema_nm', 'coerce_inputs', 'call_func',
            'call_funcs_async']
 
 # %% ../nbs/01_call.ipynb #46efb448
-import asyncio, concurrent.futures, contextlib, contextvars, copy, enum, inspect, json, keyword, os, re, reprlib, sys, threading, traceback, types, typing, weakref
+import asyncio, concurrent.futures, contextlib, contextvars, copy, enum, inspect, json, keyword, os, queue, re, reprlib, sys, threading, traceback, types, typing, weakref
 from collections import abc
 from functools import partial
 from decimal import Decimal
@@ -153,11 +153,11 @@ def _to_dict(v):
     return v
 
 # %% ../nbs/01_call.ipynb #9cae014e
-def _build(cls, v):
-    "An instance of class `cls` from a dict (or JSON string) of its fields"
+def _build(cls, h, v):
+    "An instance of class `cls` from a dict (or JSON string) of its fields, checked with `h[0]`, the class's `_Spec` made along with the tool's (else looked up)"
     v = _json(v, dict)
     if not isinstance(v, dict): return v
-    try: args = _coerce(_spec(cls), v, nested=True)
+    try: args = _coerce(h[0] if h else _spec(cls), v, nested=True)
     except _InputError as e: raise ValueError('; '.join(str(e).splitlines())) from None
     if is_typeddict(cls): return args
     try: return cls(**args)
@@ -179,32 +179,43 @@ def _noalias(m):
     m._attributes_set = {k:v for k,v in m._attributes_set.items() if not k.endswith('alias')}  # else pydantic puts the alias back
     return m
 
-def _lax(t):
-    "Annotation `t` with the repairs for what models send attached as pydantic validators, at any depth"
+def _lax(t, nested):
+    "Annotation `t` with the repairs for what models send attached as pydantic validators, at any depth; `nested`: class -> holder of its `_Spec` (see `_nested`)"
     o, args = get_origin(t), get_args(t)
-    if o is Annotated: return Annotated[(_lax(args[0]), *map(_noalias, args[1:]))]
-    if o in (Union, UnionType): return Union[tuple(map(_lax, args))]
+    if o is Annotated: return Annotated[(_lax(args[0], nested), *map(_noalias, args[1:]))]
+    if o in (Union, UnionType): return Union[tuple(_lax(a, nested) for a in args)]
     base = o or t
     if t is object: return Annotated[object, BeforeValidator(_to_dict)]  # described as a JSON object
     if not isinstance(base, type): return t
     if t in custom_types: return t if t in _native else Annotated[t, BeforeValidator(partial(_from_str, t))]
     if issubclass(base, (str, bytes, int, float, enum.Enum)): return t
-    if o is None and is_typeddict(t): return Annotated[dict, BeforeValidator(partial(_build, t))]  # built and checked by `_build`
-    if o is None and (is_record(t) or _is_plain(t)): return Annotated[t, BeforeValidator(partial(_build, t))]
+    if o is None and is_typeddict(t): return Annotated[dict, BeforeValidator(partial(_build, t, _nested(t, nested)))]  # built and checked by `_build`
+    if o is None and (is_record(t) or _is_plain(t)): return Annotated[t, BeforeValidator(partial(_build, t, _nested(t, nested)))]
     if issubclass(base, abc.Mapping):
-        return Annotated[dict[_lax(args[0]), _lax(args[1])] if len(args) == 2 else t, BeforeValidator(_to_dict)]
+        return Annotated[dict[_lax(args[0], nested), _lax(args[1], nested)] if len(args) == 2 else t, BeforeValidator(_to_dict)]
     if issubclass(base, (abc.Sequence, abc.Set)) and base.__module__ in ('builtins', 'collections.abc', 'typing'):
-        return Annotated[base[tuple(a if a is Ellipsis else _lax(a) for a in args)] if args else t, BeforeValidator(_to_list)]
+        return Annotated[base[tuple(a if a is Ellipsis else _lax(a, nested) for a in args)] if args else t, BeforeValidator(_to_list)]
     return t
+
+def _nested(cls, nested):
+    "The holder of class `cls`'s `_Spec`, made once with the tool's (a class that holds itself finds its holder, filled when its spec is done); empty if it can't be made now: `_build` looks it up then"
+    if (h := nested.get(cls)) is None:
+        h = nested[cls] = []
+        try: h.append(_make_spec(cls, nested))
+        except Exception: pass
+    return h
 
 # %% ../nbs/01_call.ipynb #713267e3
 class _Spec(typing.NamedTuple):
     params: dict  # name -> has a default (or is not required)
     aliases: dict # schema name (`Field(alias=...)`) -> parameter name
-    varkw: bool   # takes **kwargs
-    posonly: list # (name, default) of each positional-only parameter, in order
+    varkw: str|None # the name of the `**kwargs` parameter: keys no parameter has go there too
+    posonly: list # (name, default) of each parameter passed by position, in order (see `call_params`)
     pinned: set   # names a `partial` binds: the model may not give them
     validate: abc.Callable # pydantic's validator of the arguments (the core one: `TypeAdapter.validate_python` wraps it, and costs more)
+    varpos: str|None = None # the name of the `*args` parameter
+    fills: dict = {} # name -> the `Field` a parameter has as its default, whose default is filled in when the model leaves it out
+    classes: tuple = () # the classes whose `_Spec`s were made with this one: its cache entry checks them too
 
 _config = ConfigDict(arbitrary_types_allowed=True, coerce_numbers_to_str=True, allow_inf_nan=False)
 
@@ -217,23 +228,26 @@ def _validator(td):
     td.__pydantic_config__ = _config | ConfigDict(regex_engine='python-re')
     return TypeAdapter(td).validator
 
-def _make_spec(func):
-    ps, varkw, posonly, pinned = call_params(func)
-    td = TypedDict('Arguments', {n: NotRequired[_lax(a)] if opt else _lax(a) for n,(a,opt) in ps.items()})
+def _make_spec(func, nested=None):
+    "The `_Spec` of `func`: one validator of its whole argument dict, and the `_Spec`s of the classes in it made along (`nested`: those made so far)"
+    top, nested = nested is None, {} if nested is None else nested
+    cp = call_params(func)
+    ps = cp.params
+    td = TypedDict('Arguments', {n: NotRequired[_lax(a, nested)] if opt else _lax(a, nested) for n,(a,opt) in ps.items()})
     aliases = {k: n for n,(a,_) in ps.items() if (al := field_alias(a)) for k in (al, _py_nm(al))}  # also as Gemini renames it
-    return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, varkw, posonly, pinned, _validator(td).validate_python)
+    return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, cp.varkw, cp.posonly, cp.pinned, _validator(td).validate_python, cp.varpos, cp.fills, tuple(nested) if top else ())
 
 _specs = weakref.WeakKeyDictionary()
 
 def _spec(func):
     "The cached `_Spec` of `func`, remade when `get_schema` would remake its schema (the same fingerprint)"
     o = func.__func__ if type(func) is types.MethodType else func
-    key, fp = func is not o, fingerprint(func, target(func))
+    key, t = func is not o, target(func)
     try: hit = _specs.get(o)
     except TypeError: return _make_spec(func)  # not weakly referenceable: no caching
-    if hit and (e := hit.get(key)) and unchanged(fp, e[0]) and e[1] == custom_types: return e[2]
+    if hit and (e := hit.get(key)) and e[1] == custom_types and unchanged(fingerprint(func, t, e[2].classes), e[0]): return e[2]
     res = _make_spec(func)
-    _specs.setdefault(o, {})[key] = fp, set(custom_types), res
+    _specs.setdefault(o, {})[key] = fingerprint(func, t, res.classes), set(custom_types), res
     return res
 
 # %% ../nbs/01_call.ipynb #4cd1c5f6
@@ -368,14 +382,14 @@ def _ours(e): return type(e) in (NameError, _CallError, _InputError)  # an error
 _plain = {types.FunctionType, types.MethodType, type, partial}  # called as they are
 
 def _prepare(fc_name, fc_inputs, ns):
-    "The tool `fc_name` (a name in `ns`, or the function itself), its validated arguments, and the names to pass by position"
+    "The tool `fc_name` (a name in `ns`, or the function itself), its validated arguments, and its `_Spec` (how to pass them)"
     f = resolve_nm(fc_name, ns) if isinstance(fc_name, str) else fc_name
     if type(f) not in _plain:
         if not callable(f): raise NameError(f"Tool {_show(fc_name)} is not callable")
         f = _bound_call(f)
     try: sp = _spec(f)
     except (ValueError, TypeError, SchemaError) as e: raise _CallError(f"tool {_show(_name(fc_name))} can't be called: its parameters can't be read ({_clip(str(e), 400)})") from None
-    return f, _coerce(sp, fc_inputs), sp.posonly
+    return f, _coerce(sp, fc_inputs), sp
 
 def _bound_call(f):
     "Callable instance `f` as its class's `__call__` bound to it (found statically): the same call, and none of `f`'s attribute lookups run to describe it"
@@ -383,11 +397,17 @@ def _bound_call(f):
     m = _in_class(type(f), '__call__')
     return types.MethodType(m, f) if _is(m, types.FunctionType) else f
 
-def _call(f, args, posonly):
-    "Call `f` with validated `args`; positional-only parameters (`(name, default)`s) by position, up to the last one given, the defaults of those left out before it filled in"
-    if not posonly: return f(**args)
-    last = max((i for i,(n,_) in enumerate(posonly) if n in args), default=-1)
-    return f(*[args.pop(n, d) for n,d in posonly[:last+1]], **args)
+def _call(f, args, sp):
+    "Call `f` with validated `args` as `_Spec` `sp` says: positional parameters by position, up to the last one given (defaults of those left out before it filled in), then `*args` and `**kwargs` spread out"
+    for n,fi in sp.fills.items():
+        if n not in args: args[n] = _dflt(fi)  # else Python would pass the `Field` itself
+    var = (args.pop(sp.varpos, None) or ()) if sp.varpos else ()
+    kw = (args.pop(sp.varkw, None) or {}) if sp.varkw else {}
+    if not sp.posonly: return f(*var, **args, **kw)
+    last = len(sp.posonly) - 1 if var else max((i for i,(n,_) in enumerate(sp.posonly) if n in args), default=-1)
+    return f(*[args.pop(n, _dflt(d)) for n,d in sp.posonly[:last+1]], *var, **args, **kw)
+
+def _dflt(d): return d.get_default(call_default_factory=True) if isinstance(d, FieldInfo) else d
 
 def _name(fc_name):
     "The name of tool `fc_name`: a partial is named by what it wraps (its repr would show the model what it pins)"
@@ -426,16 +446,35 @@ def _dispatch(f):
     finally:
         if tok is not None: _caller_ns.reset(tok)
 
+_pool_keep, _pool_idle_s = 16, 60.  # idle worker threads kept for the next sync tool, and how long each waits for one
+_idle, _idle_lock = [], threading.Lock()  # the job queues of the idle workers
+
 def _thread(fn, *args):
-    "A `concurrent.futures.Future` of `fn(*args)`, run (in a copy of the current context, which remembers the caller's namespace) in a daemon thread of its own"
+    "A `concurrent.futures.Future` of `fn(*args)`, run (in a copy of the current context, which remembers the caller's namespace) in a worker thread: an idle one if there is one, else a new one"
     fut, ctx = concurrent.futures.Future(), contextvars.copy_context()
     if ctx.get(_caller_ns) is None: ctx.run(_caller_ns.set, _caller_globals(sys._getframe(1)))
-    def work():
-        if not fut.set_running_or_notify_cancel(): return
-        try: fut.set_result(ctx.run(fn, *args))
-        except BaseException as e: fut.set_exception(e)
-    threading.Thread(target=work, name='fncall-tool', daemon=True).start()
+    with _idle_lock: q = _idle.pop() if _idle else None
+    if q is None: threading.Thread(target=_worker, args=((fut, ctx, fn, args),), name='fncall-tool', daemon=True).start()
+    else: q.put((fut, ctx, fn, args))
     return fut
+
+def _worker(job):
+    "Run `job`, then wait for the next one while fewer than `_pool_keep` workers are idle (for `_pool_idle_s` at most)"
+    q = queue.SimpleQueue()
+    while True:
+        fut, ctx, fn, args = job
+        if fut.set_running_or_notify_cancel():
+            try: fut.set_result(ctx.run(fn, *args))
+            except BaseException as e: fut.set_exception(e)
+        job = fut = ctx = fn = args = None  # an idle worker holds nothing of the last call
+        with _idle_lock:
+            if len(_idle) >= _pool_keep: return
+            _idle.append(q)
+        try: job = q.get(timeout=_pool_idle_s)
+        except queue.Empty:
+            with _idle_lock:
+                if q in _idle: _idle.remove(q); return
+            job = q.get()  # taken meanwhile: its job is on the way
 
 async def _in_thread(fn, *args):
     "Await `fn(*args)` run in a thread of its own"
@@ -451,14 +490,14 @@ async def call_func_async(
 ):
     "Awaits the function `fc_name` with the given `fc_inputs` using namespace `ns`."
     try:
-        f, args, posonly = _prepare(fc_name, fc_inputs, ns)
-        res = _call(f, args, posonly) if _is_async(f) else await _in_thread(_call, f, args, posonly)
+        f, args, sp = _prepare(fc_name, fc_inputs, ns)
+        res = _call(f, args, sp) if _is_async(f) else await _in_thread(_call, f, args, sp)
         return await res if inspect.isawaitable(res) else res
     except (Exception, SystemExit) as e:
         if raise_on_err: raise
         return _model_err(_name(fc_name), e)
 
-_own(_thread, _in_thread, call_func_async)
+_own(_thread, _worker, _in_thread, call_func_async)
 
 # %% ../nbs/01_call.ipynb #1279333b
 def _read(c, i):
@@ -470,9 +509,9 @@ def _read(c, i):
     return _CallError(f"can't read tool call {i} of the batch from {_show(c)}: a call is a (name, inputs) pair, "
                       "a dict with 'name' and 'arguments', or an object with tool_name and parameters")
 
-def _call_sync(f, args, posonly):
+def _call_sync(f, args, sp):
     "Call `f` in a worker thread; an async tool runs on an event loop of its own"
-    res = _call(f, args, posonly)
+    res = _call(f, args, sp)
     return asyncio.run(res) if inspect.iscoroutine(res) else res
 
 def _run(nm, inputs, ns, text):

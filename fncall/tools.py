@@ -50,6 +50,16 @@ class FunctionTool:
         if not self.name: raise ValueError(f"{fn!r} has no __name__: give the tool a name")
         self.description, self.is_async = description or None, _is_async(fn)
         self.schema = self._schema()
+        self._look_like(fn)
+
+    def _look_like(self, fn):
+        "Make the tool look like the function it wraps, named and described as the tool, so code expecting a function takes it (claudette, fastcore)"
+        self.__wrapped__, self.__name__, self.__qualname__ = fn, self.name, self.name  # as `functools.update_wrapper` does
+        self.__doc__, self.__module__ = self.description or inspect.getdoc(fn), getattr(fn, '__module__', None)
+        self.__annotations__ = getattr(inspect.unwrap(fn), '__annotations__', {})  # `typing.get_type_hints` reads them
+        def call(*args, **kwargs): return type(self).__call__(self, *args, **kwargs)
+        call.__wrapped__, call.__name__, call.__qualname__, call.__doc__ = fn, self.name, self.name, self.__doc__
+        self.__call__ = call  # what `obj.__call__` finds (fastcore's `get_schema` describes that); calling the tool still runs the class's
 
     def _schema(self):
         "The tool's schema, in `get_schema`'s format"
@@ -151,7 +161,11 @@ def _call_kind(o):
     if isinstance(o.get('function'), dict): return 'openai'
     if o.get('type') == 'function_call': return 'responses'
     if o.get('type') == 'tool_use': return 'anthropic'
-    if o.get('function_call') or o.get('functionCall'): return 'gemini'
+    if o.get('function_call') or o.get('functionCall') or _bare_call(o): return 'gemini'
+
+def _bare_call(o):
+    "Is `o` a Gemini `FunctionCall` on its own (as the SDK's `response.function_calls` lists them), not a part holding one?"
+    return isinstance(o.get('name'), str) and 'args' in o and not {'type', 'function', 'input', 'arguments', 'parts'} & set(o)
 
 _wrap = dict(openai='tool_calls', responses='output', anthropic='content', gemini='parts')
 
@@ -159,7 +173,7 @@ def _items(r):
     "A bare list of tool calls, output items, content blocks or parts, as the message holding them (None if it holds no calls)"
     kinds = {k for o in r if (k := _call_kind(o))}
     if len(kinds) > 1: raise ValueError(f"The list mixes tool calls of {' and '.join(sorted(kinds))}: pass one provider's response")
-    if kinds: return {_wrap[kinds.pop()]: r}
+    if kinds: return {_wrap[k := kinds.pop()]: [{'function_call': o} if k == 'gemini' and _bare_call(o) else o for o in r]}
     bad = next((o for o in r if not (isinstance(o, dict) and {'type', 'text'} & set(o))), None)
     if bad is not None: raise ValueError(f"Can't read tool calls from a list holding {_show(bad, 100)}: pass a provider response, "
                                          "or its tool calls, content blocks, output items or parts")
@@ -208,8 +222,8 @@ def _jsonable(res):
     try: json.dumps(res, allow_nan=False); return res
     except (TypeError, ValueError): return _text(res)
 
-def _reply(fmt, calls, outs):
-    "Next-turn messages for provider format `fmt` carrying results `outs` ((value, is_error) per call)"
+def _reply(fmt, calls, outs, sdk=False):
+    "Next-turn messages for provider format `fmt` carrying results `outs` ((value, is_error) per call); `sdk`: Gemini's parts as google-genai `Part`s"
     if not calls: return []
     if fmt == 'anthropic':
         return [{'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': id, 'content': _text(r), 'is_error': err}
@@ -219,8 +233,16 @@ def _reply(fmt, calls, outs):
     if fmt == 'gemini':
         parts = [{'function_response': {**({'id': id} if id else {}), 'name': nm, 'response': {'error': r} if err else {'result': _jsonable(r)}}}
                  for (id,nm,*_),(r,err) in zip(calls, outs)]
+        if sdk:  # the response came as google-genai objects, so that package is loaded: parts `chats.send_message` takes as they are
+            from google.genai import types
+            parts = [types.Part.model_validate(p) for p in parts]
         return [{'role': 'user', 'parts': parts}]
     return [{'role': 'user', 'content': '\n\n'.join(f"{nm} {'failed' if err else 'returned'}:\n{_text(r)}" for (_,nm,*_),(r,err) in zip(calls, outs))}]
+
+def _genai(resp):
+    "Is `resp` (or the first item of it, a list) an object of the google-genai SDK?"
+    o = resp[0] if isinstance(resp, (list, tuple)) and resp else resp
+    return type(o).__module__.startswith('google.genai')
 
 # %% ../nbs/07_tools.ipynb #75dfd6bc
 @patch
@@ -276,7 +298,8 @@ async def arun(self:FunctionRegistry,
               )->list: # Messages for the next turn
     "Run the tool calls in `response` concurrently; the provider's next-turn messages carrying the results"
     fmt, calls = self._calls(response, context)
-    with _dispatch(sys._getframe()): return _reply(fmt, calls, await asyncio.gather(*(self._run1(nm, args, err, timeout) for _,nm,args,err in calls)))
+    with _dispatch(sys._getframe()):
+        return _reply(fmt, calls, await asyncio.gather(*(self._run1(nm, args, err, timeout) for _,nm,args,err in calls)), sdk=_genai(response))
 
 @patch
 def run(self:FunctionRegistry,
