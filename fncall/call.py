@@ -431,20 +431,19 @@ _own(_call, call_func)
 # %% ../nbs/01_call.ipynb #e868f55a
 def _is_async(f): return inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(getattr(f, '__call__', None))
 
-_caller_ns = contextvars.ContextVar('fncall_caller_ns', default=None)  # globals of the user code that handed out the tool calls now running
+_caller = contextvars.ContextVar('fncall_caller', default=())  # the stack of the code that handed out the tool calls now running: `python` finds its caller's namespace there
 
-def _caller_globals(f):
-    "Globals of the first user frame from `f` outwards, as the `python` tool tells user code from library code (None if it isn't loaded: no tool needs them)"
-    py = sys.modules.get('fncall.python')
-    return py._first_user(f) if py else None
+def _outwards(f):
+    "The frames from `f` outwards"
+    while f is not None: yield f; f = f.f_back
 
 @contextlib.contextmanager
 def _dispatch(f):
-    "While the calls frame `f` hands out run in other threads or tasks, remember its caller's namespace (unless an outer dispatch did): `python` runs code there"
-    tok = _caller_ns.set(_caller_globals(f)) if _caller_ns.get() is None else None
+    "While the calls frame `f` hands out run in other threads or tasks, remember its stack (unless an outer dispatch did), so a tool can find who called. Taken now: a suspended coroutine's frame loses its callers"
+    tok = _caller.set(tuple(_outwards(f))) if not _caller.get() else None
     try: yield
     finally:
-        if tok is not None: _caller_ns.reset(tok)
+        if tok is not None: _caller.reset(tok)
 
 _pool_keep, _pool_idle_s = 16, 60.  # idle worker threads kept for the next sync tool, and how long each waits for one
 _idle, _idle_lock = [], threading.Lock()  # the job queues of the idle workers
@@ -452,7 +451,7 @@ _idle, _idle_lock = [], threading.Lock()  # the job queues of the idle workers
 def _thread(fn, *args):
     "A `concurrent.futures.Future` of `fn(*args)`, run (in a copy of the current context, which remembers the caller's namespace) in a worker thread: an idle one if there is one, else a new one"
     fut, ctx = concurrent.futures.Future(), contextvars.copy_context()
-    if ctx.get(_caller_ns) is None: ctx.run(_caller_ns.set, _caller_globals(sys._getframe(1)))
+    if not ctx.get(_caller): ctx.run(_caller.set, tuple(_outwards(sys._getframe(1))))
     with _idle_lock: q = _idle.pop() if _idle else None
     if q is None: threading.Thread(target=_worker, args=((fut, ctx, fn, args),), name='fncall-tool', daemon=True).start()
     else: q.put((fut, ctx, fn, args))

@@ -12,22 +12,19 @@ import contextlib, contextvars, functools, importlib.util, io, json, math, os, q
 from concurrent.futures import Future
 from dataclasses import dataclass
 from fastcore.basics import patch
-from .call import _caller_ns
+from .call import _caller, _outwards
 from .runner import (_BOOT, _Call, _STATUSES, _Taken, _Timeout, _alive, _attempt, _check_timeout, _children, _compile, _fmt_exc,
                            _guard, _is_lib, _kill_tree, _procs, _release, _status, _tls, _tree, _watchdog)
 
 # %% ../nbs/02_python.ipynb #b6833612
-def _first_user(f):
-    "Globals of the first frame from `f` outwards that is neither fncall nor library code, or None"
-    while f is not None:
-        if not _is_lib(f): return f.f_globals
-        f = f.f_back
-    return None
+def _first_user(frames):
+    "Globals of the first of `frames` that is neither fncall nor library code, or None"
+    return next((f.f_globals for f in frames if not _is_lib(f)), None)
 
 def _user_ns(f):
-    "The first user frame's globals from `f` outwards, else those of the code that dispatched this call (set by fncall's dispatch), else IPython's (or `__main__`'s)"
-    ns = _first_user(f)
-    if ns is None: ns = _caller_ns.get()
+    "The first user frame's globals from `f` outwards, else from the frame that dispatched this call (set by fncall's dispatch), else IPython's (or `__main__`'s)"
+    ns = _first_user(_outwards(f))
+    if ns is None: ns = _first_user(_caller.get())
     if ns is not None: return ns
     ip = sys.modules.get('IPython')
     shell = ip.get_ipython() if ip else None

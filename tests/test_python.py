@@ -370,7 +370,7 @@ def test_async_dispatch_gets_user_namespace():
     names = ('via_async', 'via_batch', 'via_batch2', 'via_arun')
     assert not any(n in vars(m) for n in names for m in (fncall.call, fncall.tools, fncall.python))
     assert [globals().pop(n) for n in names] == [1, 2, 3, 4]
-    assert fncall.call._caller_ns.get() is None  # nothing left behind
+    assert fncall.call._caller.get() == ()  # nothing left behind
 
 def test_python_tool_through_registry():
     "python_tool fixes the namespace when it is made, whichever thread runs it"
