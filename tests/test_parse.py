@@ -375,3 +375,21 @@ def test_comments_are_not_calls():
     text = "Plan:\n```tool_code\n# not now: delete_all(confirm=True)\nsearch(q='y')  # then delete_all()\n```"
     r = P.parse(text)
     assert [(c.tool_name, text[slice(*c.span)]) for c in r.tool_calls] == [('search', "search(q='y')")] and r.errors == []
+
+from hypothesis import given, settings, HealthCheck, strategies as st
+
+_PIECES = ['{', '}', '[', ']', '"', "'", '\\', ':', ',', '<', '>', '/', '=', ' ', '\n', 'a', '`', '|', '<tool_call>', '</tool_call>',
+           '<function=f>', '{"name": "f", "arguments": {}}', '```json\n', '<think>', '</think>', '[TOOL_CALLS]', '<|tool_call>']
+
+@pytest.mark.parametrize('marker', ['<', '`', '```', ':', '<|', '<function=', ',', '{', 'true', 'TOOL_CALL'])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_marker_overlapping_tags_streams_like_parse(marker, data):
+    "A custom marker that overlaps a tag or JSON syntax: parse and StreamParser (any chunking) agree"
+    text = ''.join(data.draw(st.lists(st.sampled_from(_PIECES + [marker]), max_size=25)))
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=8)))
+    p = ToolCallParser(marker=marker)
+    sp = StreamParser(parser=p)
+    for a,b in zip([0] + cuts, cuts + [len(text)]): sp.feed(text[a:b])
+    sp.close()
+    assert sp.result() == p.parse(text)
