@@ -7,7 +7,7 @@ Docs: https://fncall.github.io/fncall/parse.html.md"""
 # %% auto #0
 __all__ = ['ToolCall', 'CallError', 'ParseResult', 'ToolCallParser', 'StreamEvent', 'StreamParser', 'Dialect', 'dialect']
 
-# %% ../nbs/06_parse.ipynb #37a03912
+# %% ../nbs/06_parse.ipynb #3bda9a09
 import functools, inspect, json, math, re
 from collections import deque
 from dataclasses import dataclass, field
@@ -16,7 +16,7 @@ import json_repair
 from json.decoder import scanstring as _scanstring
 from .pycall import map_positional_args, _spanned_calls
 
-# %% ../nbs/06_parse.ipynb #7b4ae127
+# %% ../nbs/06_parse.ipynb #d7e64b1f
 @dataclass
 class ToolCall:
     "One call of tool `tool_name` with `parameters`; `span` is where it stood in the text"
@@ -25,7 +25,7 @@ class ToolCall:
     id:str|None=None # call id, when the model gave one
     span:tuple|None=field(default=None, compare=False, repr=False) # (start, end) offsets in the text
 
-# %% ../nbs/06_parse.ipynb #c644cd7a
+# %% ../nbs/06_parse.ipynb #b3116461
 @dataclass
 class CallError:
     "Text that looked like a tool call but could not be used, and why"
@@ -34,7 +34,7 @@ class CallError:
     text:str='' # the start of the offending text
     def __str__(self): return f'chars {self.span[0]}-{self.span[1]}: {self.reason}'
 
-# %% ../nbs/06_parse.ipynb #827382e7
+# %% ../nbs/06_parse.ipynb #dc570e14
 @dataclass
 class ParseResult:
     "Every tool call found in `raw_text`, and what looked like a call but failed"
@@ -47,7 +47,7 @@ class ParseResult:
 
 # ---------------------------------------------------------------- scanner
 
-# %% ../nbs/06_parse.ipynb #108ecba1
+# %% ../nbs/06_parse.ipynb #e83c22cb
 class ToolCallParser:
     "Finds every tool call in model text, in any common format, in one linear scan"
     max_depth = 100 # JSON nested deeper than this is refused before it is parsed
@@ -65,9 +65,10 @@ class ToolCallParser:
         self._dialects = None if dialects is None else _dialects(dialects)
 
     @property
-    def dialects(self): return list(_DIALECTS) if self._dialects is None else self._dialects # the dialects read: pinned, or every registered one
+    def dialects(self): return _DIALECTS if self._dialects is None else self._dialects # the dialects read (a tuple): pinned, or every registered one
 
-    def _scanner(self, emit, hook=None): return _Scanner(self.marker, self.max_payload_chars, self.max_depth, emit, hook)
+    def _scanner(self, emit, hook=None, on_token=None):
+        return _Scanner(self.marker, self.max_payload_chars, self.max_depth, emit, hook, self.dialects if on_token else (), on_token)
     def _ctx(self, tools):
         ts = None if tools is None else _named_tools(tools)
         return _Ctx(None if ts is None else {nm: None if isinstance(t, str) else _params(t) for nm,t in ts},
@@ -80,11 +81,11 @@ class ToolCallParser:
         "Every tool call in `text`, in order, and an error for each thing that looked like a call but failed"
         if not isinstance(text, str): raise TypeError(f'text must be a str, got {type(text).__name__}')
         ctx = self._ctx(tools)
-        d = _Driver(self, ctx, self._scanner(None), lambda it: self._interpret(it, ctx))
+        d = _Driver(self, ctx, lambda it: self._interpret(it, ctx))
         d.feed(text, final=True)
         return d.result(text)
 
-# %% ../nbs/06_parse.ipynb #a8bf8ea9
+# %% ../nbs/06_parse.ipynb #3bb4f4e6
 @dataclass
 class StreamEvent:
     "What a `StreamParser` saw: answer 'text', 'reasoning', a call's 'start', a 'delta' of its arguments, its 'end', or an 'error'"
@@ -96,7 +97,7 @@ class StreamEvent:
     index:int|None=None # which call of the stream the event belongs to (calls in an array stream side by side)
     repaired:bool=False # 'end': the model's arguments were not valid JSON, so the deltas do not parse to the final arguments
 
-# %% ../nbs/06_parse.ipynb #1c6860c4
+# %% ../nbs/06_parse.ipynb #c69f6775
 class StreamParser:
     "Tool calls from text that arrives in chunks: `feed(delta)` and `close()` return `StreamEvent`s"
     def __init__(self,
@@ -105,8 +106,8 @@ class StreamParser:
         if parser is not None and not isinstance(parser, ToolCallParser): raise TypeError(f'parser must be a ToolCallParser, got {type(parser).__name__}')
         self.parser = parser or ToolCallParser()
         self.ctx,self.chunks,self.events,self.raw = self.parser._ctx(tools),[],[],{}
-        self.sc = self.parser._scanner(None, hook=self)
-        self.drv = _Driver(self.parser, self.ctx, self.sc, self._item, self.events)
+        self.drv = _Driver(self.parser, self.ctx, self._item, self.events, hook=self)
+        self.sc = self.drv.sc
         self.drv.announce = self._announce
         self.frames,self.active,self.pos,self.n = [],[],0,0
 
@@ -131,38 +132,40 @@ class StreamParser:
         self.events.clear()
         return ev
 
-# %% ../nbs/06_parse.ipynb #c3c5b9e5
+# %% ../nbs/06_parse.ipynb #f45d4fe8
 class Dialect:
     "A family of tool-call formats: the tokens that open its span, the tokens that close it, and a reader for the span"
     name = '' # the format, as errors name it
     starts = () # literal tokens that open a span
     ends = () # tokens that close the span (kept in it); none found: the span runs to the end of the text
     stops = () # tokens that close the span before them (left for what follows)
-    look = 0 # chars after the start token `claim` needs to decide
-    def claim(self, text:str, i:int, tok:str): return True # whether the span at `text[i]` is this dialect's
+    look = 0 # chars after the start token `claim` needs to see
+    back = None # a regex of text just before the token that belongs to the span (a header before it)
+    def claim(self, after:str, before:str): return True # whether the token that starts `after` opens this dialect's span (`before`: up to 256 chars before it)
     def close(self, tok:str): return self.ends, self.stops # what closes a span opened by `tok`
     def strong(self, tok:str): return '|' in tok or '｜' in tok or tok[:1] == '[' # a special token: it ends an open JSON span
     def read(self, span:str, start:int, tok:str, rd) -> list: return [] # what the span holds: `ToolCall`s, `CallError`s, ('text', s), ('reasoning', s)
 
-_DIALECTS = []
+_DIALECTS = () # every registered dialect, in order
 def dialect(cls):
     "Register dialect class `cls`: `ToolCallParser` reads its formats by default"
-    _DIALECTS[:] = [d for d in _DIALECTS if d.name != cls.name] + [cls()]
+    global _DIALECTS
+    _DIALECTS = tuple(d for d in _DIALECTS if d.name != cls.name) + (cls(),)
     return cls
 
-# %% ../nbs/06_parse.ipynb #cbefd71a
+# %% ../nbs/06_parse.ipynb #0ed1f193
 def _dialects(ds):
     "The dialects `ds` names (instances or names of registered ones); None: every registered one"
-    if ds is None: return list(_DIALECTS)
+    if ds is None: return _DIALECTS
     by = {d.name: d for d in _DIALECTS}
     res = []
     for d in ds:
         if isinstance(d, str) and d in by: d = by[d]
         if not isinstance(d, Dialect): raise ValueError(f'dialects: expected Dialect instances or names of {sorted(by)}, got {d!r}')
         res.append(d)
-    return res
+    return tuple(res)
 
-# %% ../nbs/06_parse.ipynb #0f504c82
+# %% ../nbs/06_parse.ipynb #1d79ca11
 class _Reader:
     "What a dialect's reader may use: the parser's limits, the known tools, and the readers of JSON, Python-style and untyped values"
     def __init__(self, parser, ctx, name, drv=None):
@@ -202,7 +205,7 @@ class _Reader:
         if not out: return [self.err('no tool call found', (start, start+len(body)), body)]
         return [e if isinstance(e, ToolCall) else CallError(f'{self.name}: {e.reason}', e.span, e.text) for e in out]
 
-# %% ../nbs/06_parse.ipynb #5c25001f
+# %% ../nbs/06_parse.ipynb #304e4b0c
 def _prop(ctx, name, key):
     "The schema of parameter `key` of tool `name`, when `tools=` gave one"
     return ((ctx.props or {}).get(name) or {}).get(key)
@@ -226,39 +229,39 @@ def _untyped(v, schema=None):
         return v
     return _typed(v)
 
-# %% ../nbs/06_parse.ipynb #bfbb4f14
+# %% ../nbs/06_parse.ipynb #18dc4162
 _WRAP_L = r'(?:Action:|<tool_call>|<tool_calls>|\[TOOL_CALLS\](?:\s*[\w.\-]{1,64})?(?:\s*\[CALL_ID\]\s*\w{0,64})?(?:\s*\[ARGS\])?|<\|python_tag\|>|<\|tool_call\|>|<function_call>|functools|```[\w]{0,16}|<function_calls>|<TOOLCALL>|<\|action_start\|>|<\|plugin\|>|;|,)'
 _WRAP_R = re.compile(r'(?:\s*(?:</tool_call>|</tool_calls>|</function_calls>|</function>|```|<\|eom_id\|>|<\|eot_id\|>|</TOOLCALL>|<\|action_end\|>|;|,))*')
 
 @functools.lru_cache(maxsize=64)
-def _tables(ds):
-    "For dialects `ds`: {token: dialect}, the regex of every start token (longest first), their proper prefixes, first chars and longest length"
+def _tokens(ds):
+    "For dialects `ds`: their start tokens, those that end an open JSON value, {token: dialect}, a regex of them all, their proper prefixes"
     by_tok = {t:d for d in reversed(ds) for t in d.starts}
-    toks = sorted(by_tok, key=len, reverse=True)
-    return (by_tok, re.compile('|'.join(map(re.escape, toks))) if toks else None, {t[:n] for t in toks for n in range(1, len(t))},
-            ''.join({t[0] for t in toks}), max(map(len, toks), default=1))
+    toks = tuple(by_tok)
+    strong = tuple(t for t in toks if by_tok[t].strong(t))
+    return toks, strong, by_tok, re.compile('|'.join(map(re.escape, sorted(toks, key=len, reverse=True)))) if toks else None, _prefixes(toks)
 
 @functools.lru_cache(maxsize=64)
 def _wrap_l(marker): return re.compile(f'(?:{_WRAP_L}|{re.escape(marker)}:?)[^\\S\\n]*\\n?\\s*(?:(?:{_WRAP_L})\\s*)*\\Z')
 
 _TAG_LEN = {'mistral': 12, 'hermes': 11, 'llama': 14} # the tag that opens a scan context with no call
 
-# %% ../nbs/06_parse.ipynb #41856bc7
+# %% ../nbs/06_parse.ipynb #8218a569
 class _Driver:
     "One linear pass over text fed in chunks: the earliest start token of any dialect opens its span; prose between spans goes to the JSON scanner"
-    def __init__(self, parser, ctx, sc, handle, events=None):
-        self.p,self.ctx,self.sc,self.handle,self.events = parser,ctx,sc,handle,events
-        sc.emit = self._item
-        self.by_tok,self.start_re,self.prefixes,self.firsts,self.maxtok = _tables(tuple(parser.dialects))
+    def __init__(self, parser, ctx, handle, events=None, hook=None):
+        self.p,self.ctx,self.handle,self.events = parser,ctx,handle,events
+        self.sc = parser._scanner(self._item, hook, on_token=self._token)
+        _,_,self.by_tok,self.start_re,self.prefixes = _tokens(parser.dialects)
         self.wrap_l = _wrap_l(parser.marker)
-        self.buf,self.base = '',0  # prose not yet handled, and its offset
-        self.span = None  # (dialect, token, start, pieces, scanned, ends regex) of an open span
+        self.span = None  # the open `_Span`
+        self.taking = None  # (dialect, token, the text before the token that belongs to its span)
         self.plist,self.pstart,self.plen = [],0,0  # prose given to the scanner, not yet settled into content
         self.cuts = deque()  # (start, end) of calls found in that prose
         self.calls,self.errors,self.content,self.reasoning = [],[],[],[]
         self.announce = None  # `StreamParser`: events for what a dialect read
 
-# %% ../nbs/06_parse.ipynb #c376ebca
+# %% ../nbs/06_parse.ipynb #f369e9f3
 @patch
 def result(self:_Driver, text):
     return ParseResult(self.calls[0] if self.calls else None, text, self.calls, self.errors, ''.join(self.content), ''.join(self.reasoning))
@@ -316,56 +319,59 @@ def _settle(self:_Driver, final=False):
     self.plist,self.pstart,self.plen = [rest],base+L,len(rest)
 
 @patch
-def _prose(self:_Driver, s):
-    "Give prose `s` to the scanner"
-    if not s: return
-    self.plist.append(s); self.plen += len(s)
-    self.sc.feed(s)
+def _before(self:_Driver, a, n=256):
+    "Up to `n` chars of prose before offset `a`"
+    out,end = [],self.pstart+self.plen
+    for piece in reversed(self.plist):
+        st = end-len(piece)
+        if st < a: out.append(piece[max(a-n, st)-st:min(a, end)-st])
+        if st <= a-n: break
+        end = st
+    return ''.join(reversed(out))
 
-# %% ../nbs/06_parse.ipynb #fab38a32
+@patch
+def _trim(self:_Driver, n):
+    "Take the last `n` chars off the prose: they open a span"
+    while n:
+        k = min(n, len(self.plist[-1]))
+        self.plist[-1] = self.plist[-1][:len(self.plist[-1])-k]
+        if not self.plist[-1]: self.plist.pop()
+        self.plen -= k; n -= k
+
+# %% ../nbs/06_parse.ipynb #96987ab7
 @patch
 def feed(self:_Driver, s, final=False):
-    if self.span is not None: s = self._in_span(s, final)
-    if s is not None: self._scan(self.buf + s, final)
+    "Read chunk `s` (`final`: the last)"
+    while True:
+        if self.span is not None:
+            s = self._in_span(s, final)
+            if s is None: break
+        self.plist.append(s); self.plen += len(s)
+        self.sc.feed(s, final)
+        if not self.sc.taken: break
+        s,self.sc.pend,self.sc.taken = self.sc.pend,'',False  # a dialect's span starts: its text is not prose
+        self._trim(len(s))
+        (d,tok,pre),a = self.taking,self.sc.base
+        self.sc.close(end=False)
+        if pre: self.cuts.append((a-len(pre), a))
+        self._settle(final=True)
+        self.span = _Span(d, tok, a, pre)
     if final:
         self.sc.close(end=True)
         self._settle(final=True)
     elif self.span is None: self._settle()
 
 @patch
-def _scan(self:_Driver, buf, final):
-    p = 0
-    while True:
-        m = self.start_re.search(buf, p) if self.start_re else None
-        if m is None:
-            k = len(buf) if final else self._hold(buf, p)
-            self._prose(buf[p:k]); self.buf = buf[k:]; self.base += k
-            return
-        i,tok = m.start(),m.group()
-        d = self.by_tok[tok]
-        whole = final or len(buf)-i >= self.maxtok or not any(t.startswith(buf[i:]) for t in self.by_tok if len(t) > len(tok))
-        c = d.claim(buf, i, tok) if whole and (final or len(buf)-m.end() >= d.look) else None
-        if c is None or not whole:
-            self._prose(buf[p:i]); self.buf = buf[i:]; self.base += i
-            return
-        self._prose(buf[p:i])
-        self.sc.feed('', final=True)
-        if not c or (self.sc.mode in _IN_SPAN and self.sc.mode != 'after' and not d.strong(tok)):  # not this dialect's, or a token inside JSON
-            self._prose(tok); p = m.end(); continue
-        self.sc.close(end=False)
-        self._settle(final=True)
-        self.base += i
-        self.span = _Span(d, tok, self.base)
-        rest = self._in_span(buf[i:], final)
-        if rest is None: self.buf = ''; return
-        buf,p = rest,0
-
-@patch
-def _hold(self:_Driver, buf, p):
-    "Where a tail of `buf` that may grow into a start token begins (len(buf) if none)"
-    for j in range(max(p, len(buf)-self.maxtok+1), len(buf)):
-        if buf[j] in self.firsts and buf[j:] in self.prefixes: return j
-    return len(buf)
+def _token(self:_Driver, text, i, tok):
+    "The scanner met dialect token `tok` at `text[i]`, in prose: 'take' its span, 'hold' for more text, or 'pass' it back"
+    d,rest = self.by_tok[tok],len(text)-i
+    after = text[i:i+len(tok)+d.look+64]
+    if not self.sc.final and (rest < len(tok)+d.look or (rest < 64 and after in self.prefixes)): return 'hold'
+    before = self._before(self.sc.base+i)
+    if not d.claim(after, before): return 'pass'
+    m = d.back.search(before) if d.back else None
+    self.taking = (d, tok, m[0] if m else '')
+    return 'take'
 
 @patch
 def _in_span(self:_Driver, s, final):
@@ -381,25 +387,26 @@ def _in_span(self:_Driver, s, final):
     whole = ''.join(sp.pieces) + s
     text,s = whole[:off+e],whole[off+e:]
     self.span = None
-    out = sp.d.read(text, sp.start, sp.tok, _Reader(self.p, self.ctx, sp.d.name, self))
+    out = sp.d.read(sp.pre+text, sp.start-len(sp.pre), sp.tok, _Reader(self.p, self.ctx, sp.d.name, self))
     if out and isinstance(out[-1], tuple) and out[-1][0] == 'rest':  # the span ends early: what follows is read again
-        text,s,out = text[:out[-1][1]],text[out[-1][1]:] + s,out[:-1]
+        k = out[-1][1]-len(sp.pre)
+        text,s,out = text[:k],text[k:] + s,out[:-1]
     if self.announce: self.announce([r for r in out if not isinstance(r, tuple)])
     self._record(out)
     self.sc.base += len(text)
-    self.base = self.pstart = sp.start+len(text)
+    self.pstart = sp.start+len(text)
     return s
 
-# %% ../nbs/06_parse.ipynb #5914991a
+# %% ../nbs/06_parse.ipynb #61b5289f
 class _Span:
     "A dialect's span while its text comes in"
-    def __init__(self, d, tok, start):
-        self.d,self.tok,self.start,self.pieces,self.n,self.tail = d,tok,start,[],0,''
+    def __init__(self, d, tok, start, pre=''):
+        self.d,self.tok,self.start,self.pre,self.pieces,self.n,self.tail = d,tok,start,pre,[],0,''
         ends,stops = d.close(tok)
         self.keep,self.only = set(ends),not ends and not stops
         self.ends = re.compile('|'.join(map(re.escape, sorted([*ends, *stops], key=len, reverse=True)))) if ends or stops else None
 
-# %% ../nbs/06_parse.ipynb #dfcacbed
+# %% ../nbs/06_parse.ipynb #1e6812cd
 _TAGS = ['<tool_call>', '</tool_call>', '[TOOL_CALLS]', '<|python_tag|>', '<|eom_id|>', '<|eot_id|>', '<function_calls>', '```tool_code']
 _TERMS = ['<tool_call>', '</tool_call>', '<|python_tag|>', '<|eom_id|>', '<|eot_id|>', '```']
 _PY_ENDS = {'llama': ['<|eom_id|>', '<|eot_id|>', '<|python_tag|>', '<tool_call>', '</tool_call>'], 'tool_code': ['```']}
@@ -421,7 +428,7 @@ _xml_re = re.compile(r'<(?P<cl>/?)(?:\w+:)?(?P<tag>invoke|parameter|function_cal
 _xml_part = re.compile(r'''</?[\w:]{0,20}(?:\s+(?:n(?:a(?:m(?:e(?:\s*=\s*(?:["'][^"'<>\n]{0,64}["']?\s*)?)?)?)?)?)?|=[^<>\n]{0,64})?''')
 _fn_part = re.compile(r'<function=[^<>\n]{0,64}')
 
-# %% ../nbs/06_parse.ipynb #da689f5b
+# %% ../nbs/06_parse.ipynb #a463c10b
 @dataclass(slots=True)
 class _Item:
     kind:str # 'json', 'xml', 'py' (Python-style calls) or 'missing'
@@ -441,7 +448,7 @@ class _Item:
     started:bool=False # `StreamParser`: a 'start' event was sent
     idx:int|None=None # `StreamParser`: the call's index in the stream
 
-# %% ../nbs/06_parse.ipynb #d6e4f628
+# %% ../nbs/06_parse.ipynb #b76fb5bf
 class _NonFinite(ValueError): "A number JSON does not allow: NaN, Infinity, or too large for a float"
 
 def _constant(s): raise _NonFinite(f'{s} is not a JSON number')
@@ -487,20 +494,34 @@ def _dq_end(s:str, p:int):
             if p+n >= len(s) or (e.msg.startswith('Invalid') and e.pos < len(t)-6): return None
         n *= 4
 
-# %% ../nbs/06_parse.ipynb #53b260cc
+# %% ../nbs/06_parse.ipynb #32933afe
 _SLACK = 1024 # the fast path's window restarts once a span starts this far into it
 _IN_SPAN = ('code', 'dq', 'sq', 'sqend', 'py', 'after') # the modes in which a span is open
 
+@functools.lru_cache(maxsize=64)
+def _scan_res(marker, dialects):
+    "The scanner's regular expressions and token prefixes for `marker` and the start tokens of `dialects`"
+    tokens,strong = _tokens(dialects)[:2]
+    mk = re.escape(marker) + (r'(?!\w)' if marker[-1:].isalnum() or marker[-1:]=='_' else '')
+    in_json = re.fullmatch(r'[\s{}\[\]:,0-9.eE+\-truefalsn]+', marker) is not None  # valid JSON may hold the marker: it ends no span
+    code_re = re.compile(r'''[{}\[\]"'<`]''' + ('' if marker[0] in '{}[]"\'' or in_json else '|' + re.escape(marker[0])))
+    own = '(?P<tag>' + '|'.join(map(re.escape, _TAGS)) + f'|{_FN})|(?P<mk>{mk})|(?P<open>[{{\\[])'
+    alts = lambda ts: '|'.join(map(re.escape, sorted(ts, key=len, reverse=True)))
+    firsts = re.escape(''.join(sorted({t[0] for t in (*tokens, *_TAGS, marker)} | set('<{['))))
+    prose = f'(?=[{firsts}])(?:(?P<dia>{alts(tokens) if tokens else "(?!)"})|{own})'  # the lookahead lets the search skip plain text fast
+    return (marker, re.compile(mk), in_json, code_re, re.compile(prose), re.compile(own), re.compile(r'[<\[`]|' + re.escape(marker[0])),
+            re.compile(alts(strong)) if strong else None, _prefixes(tokens), _prefixes(strong))
+
+@functools.lru_cache(maxsize=64)
+def _prefixes(tokens): return frozenset(t[:n] for t in tokens for n in range(1, len(t)))
+
 class _Scanner:
     "Resumable linear scan of model text into tool-call items, fed in chunks"
-    def __init__(self, marker='TOOL_CALL', cap=8000, max_depth=100, emit=None, hook=None):
-        self.cap,self.max_depth,self.emit,self.hook = cap,max_depth,emit,hook
-        mk = re.escape(marker) + (r'(?!\w)' if marker[-1:].isalnum() or marker[-1:]=='_' else '')
-        self.marker,self.mk_re = marker,re.compile(mk)
-        self.in_json = re.fullmatch(r'[\s{}\[\]:,0-9.eE+\-truefalsn]+', marker) is not None  # valid JSON may hold the marker: it ends no span
-        self.code_re = re.compile(r'''[{}\[\]"'<`]''' + ('' if marker[0] in '{}[]"\'' or self.in_json else '|' + re.escape(marker[0])))
-        self.prose_re = re.compile('(?P<tag>' + '|'.join(map(re.escape, _TAGS)) + f'|{_FN})|(?P<mk>{mk})|(?P<open>[{{\\[])')
-        self.hold_re = re.compile(r'[<\[`]|' + re.escape(marker[0]))
+    def __init__(self, marker='TOOL_CALL', cap=8000, max_depth=100, emit=None, hook=None, dialects=(), on_token=None):
+        self.cap,self.max_depth,self.emit,self.hook,self.on_token = cap,max_depth,emit,hook,on_token
+        (self.marker,self.mk_re,self.in_json,self.code_re,self.prose_re,self.own_re,self.hold_re,self.strong_re,
+         self.tok_prefixes,self.strong_prefixes) = _scan_res(marker, dialects)
+        self.taken = False # `on_token` took the text from `hold` on
         self.mode,self.region,self.expect,self.payloads = 'prose','bare',None,0
         self.region_start = 0
         self.pend,self.base,self.last_sig,self.bs = '',0,'',0
@@ -518,7 +539,7 @@ class _Scanner:
         self._flush(text, stop)
         self.pend = text[stop:]
         self.base += stop
-        if final and self.pend: raise AssertionError('scanner held text at the end')
+        if final and self.pend and not self.taken: raise AssertionError('scanner held text at the end')
 
     def close(self, end=True):
         "End what is open: at the `end` of the text, or (not `end`) at a dialect's token"
@@ -536,7 +557,7 @@ class _Scanner:
         self.hold = i
         return True
 
-# %% ../nbs/06_parse.ipynb #88721218
+# %% ../nbs/06_parse.ipynb #a3cb2be7
 @patch
 def _prose(self:_Scanner, text, p):
     if self.expect == 'mistral' and self.mistral_name is None:
@@ -549,15 +570,21 @@ def _prose(self:_Scanner, text, p):
         self._hold_tail(text, p)
         return len(text)
     i = m.start()
+    if self.on_token and m['dia'] is not None:  # a dialect's token: the driver decides
+        r = self.on_token(text, i, m['dia'])
+        if r == 'hold' and self._hold(i): return i
+        if r == 'take': self.hold,self.taken = i,True; return i
+        m = self.own_re.match(text, i)  # not the dialect's: the scanner's own tag, marker or bracket, if any
+        if m is None: return i+1
     if m['mk'] is not None:
-        t = text[i:]
-        if (m.end() == len(text) or (len(t) < 80 and (any(s.startswith(t) for s in _TAGS) or _fn_part.fullmatch(t)))) and self._hold(i): return i  # may grow into a tag
+        t = text[i:i+80]
+        if (m.end() == len(text) or (len(t) < 80 and (any(s.startswith(t) for s in _TAGS) or _fn_part.fullmatch(t) or t in self.tok_prefixes))) and self._hold(i): return i  # may grow into a tag
         self._end_expect(self.base+i)
         self.expect,self.expect_start = 'marker',self.base+i
         return m.end()
     if m['tag'] is not None: return self._tag(text, m)
     t = text[i:i+80]
-    if len(t) < 80 and (any(s.startswith(t) for s in _TAGS) or self.marker.startswith(t)) and self._hold(i): return i  # `[TOOL_CALLS]` in the making
+    if len(t) < 80 and (any(s.startswith(t) for s in _TAGS) or self.marker.startswith(t) or t in self.tok_prefixes) and self._hold(i): return i  # `[TOOL_CALLS]` in the making
     if self._ctx() == 'bare' and not _jsonish.match(text, i):  # `{x}`, `[1]`: prose that holds nothing
         if m := _plain_re.match(text, i): return m.end()
         if _plain_part.fullmatch(text, i) and self._hold(i): return i
@@ -566,9 +593,10 @@ def _prose(self:_Scanner, text, p):
 @patch
 def _hold_tail(self:_Scanner, text, p):
     "Hold back a tail of `text` that may grow into a tag or the marker"
+    if self.final: return
     for m in self.hold_re.finditer(text, max(p, len(text)-80)):
         t = text[m.start():]
-        if any(s.startswith(t) for s in _TAGS) or _fn_part.fullmatch(t) or (self.marker.startswith(t)):
+        if any(s.startswith(t) for s in _TAGS) or _fn_part.fullmatch(t) or self.marker.startswith(t) or t in self.tok_prefixes:
             return self._hold(m.start())
 
 @patch
@@ -610,7 +638,7 @@ def _payload(self:_Scanner):
     self.payloads += 1
     self.expect = None
 
-# %% ../nbs/06_parse.ipynb #f28d2971
+# %% ../nbs/06_parse.ipynb #d4ef06f9
 @patch
 def _pytag(self:_Scanner, text, p):
     k = _ws_re.match(text, p).end()
@@ -636,7 +664,7 @@ def _py(self:_Scanner, text, p):
     self._end_span(m.start(), text)
     return m.end() if m.group() == '```' else m.start()
 
-# %% ../nbs/06_parse.ipynb #8948a9bc
+# %% ../nbs/06_parse.ipynb #c21ff6c6
 @patch
 def _start_span(self:_Scanner, text, i):
     self.sp = _Item('json', self._ctx(), self.base+i, name=self.mistral_name or None if self.expect=='mistral' else None)
@@ -714,7 +742,7 @@ def _after(self:_Scanner, text, p):
     self._end_span(p, text)
     return p
 
-# %% ../nbs/06_parse.ipynb #2a3ef2b1
+# %% ../nbs/06_parse.ipynb #1fb992c0
 @patch
 def _code(self:_Scanner, text, p):
     while True:
@@ -739,8 +767,9 @@ def _code(self:_Scanner, text, p):
             p = i+1
         else:  # '<', '`' or the marker's first character: a tag, fence or marker ends an unclosed span
             t = text[i:i+65]
-            if len(t) <= 64 and (any(s.startswith(t) for s in _TERMS) or self.marker.startswith(t)) and self._hold(i): return i
-            if _term_re.match(text, i) or (not self.in_json and self.mk_re.match(text, i)): self._end_span(i, text); return i
+            if len(t) <= 64 and (any(s.startswith(t) for s in _TERMS) or self.marker.startswith(t) or t in self.strong_prefixes) and self._hold(i): return i
+            if _term_re.match(text, i) or (not self.in_json and self.mk_re.match(text, i)) or (self.strong_re and self.strong_re.match(text, i)):
+                self._end_span(i, text); return i
             p = i+1
 
 @patch
@@ -788,7 +817,7 @@ def _sqend(self:_Scanner, text, p):
     self.mode = 'code' if text[k] in ',:}])' else 'sq'
     return p
 
-# %% ../nbs/06_parse.ipynb #9a653af1
+# %% ../nbs/06_parse.ipynb #7138470a
 @patch
 def _flush(self:_Scanner, text, stop):
     "Keep the text of an open span (up to the size cap) and the last significant character"
@@ -815,7 +844,7 @@ def _end_span(self:_Scanner, i, text):
     self.mistral_name = None
     self.emit(sp)
 
-# %% ../nbs/06_parse.ipynb #b827362a
+# %% ../nbs/06_parse.ipynb #ca2f01c0
 @patch
 def _begin_xml(self:_Scanner, kind, a):
     self.mode,self.xml = 'xml',dict(kind=kind, call=None, param=None, start=a)
@@ -885,7 +914,7 @@ def _xml(self:_Scanner, text, p):
 
 # ---------------------------------------------------------------- interpretation
 
-# %% ../nbs/06_parse.ipynb #640f4ed1
+# %% ../nbs/06_parse.ipynb #d3c42429
 _NAME_KEYS = ('tool_name', 'tool', 'name')
 _ARG_KEYS = ('parameters', 'params', 'arguments', 'args', 'input')
 _META_KEYS = {'id', 'type', 'call_id', 'index'}
@@ -907,7 +936,7 @@ class _Ctx:
     def __init__(self, tools, repair_max, repair_left, props=None):
         self.tools,self.repair_max,self.repair_left,self.props = tools,repair_max,repair_left,props
 
-# %% ../nbs/06_parse.ipynb #1e756389
+# %% ../nbs/06_parse.ipynb #ae28995a
 _key_re = re.compile(r'''\{\s*(?:"((?:[^"\\]|\\.){0,200})"|'((?:[^'\\]|\\.){0,200})'|([^\s:,{}\[\]"']{1,200}))''')
 
 def _has_empty(v):
@@ -945,7 +974,7 @@ def _load(s:str, ctx:_Ctx, repair:bool=True):
     if why := _suspect(s, v): return None, why
     return v, None
 
-# %% ../nbs/06_parse.ipynb #8d68fe6a
+# %% ../nbs/06_parse.ipynb #ab3f0984
 def _args(v, ctx:_Ctx):
     "Arguments `v` as a dict, or an error message"
     if v is None: return {}, None
@@ -956,7 +985,7 @@ def _args(v, ctx:_Ctx):
     if isinstance(v, dict): return v, None
     return None, f'arguments must be a JSON object, got {type(v).__name__}'
 
-# %% ../nbs/06_parse.ipynb #2e31dfac
+# %% ../nbs/06_parse.ipynb #414f0a5b
 def _to_call(d, lenient:bool, ctx:_Ctx):
     "A `ToolCall` from dict `d`, or (None, why); `why` is None when `d` is not call-like at all"
     if not isinstance(d, dict): return None, ('expected a JSON object with a tool name' if lenient else None)
@@ -975,13 +1004,13 @@ def _to_call(d, lenient:bool, ctx:_Ctx):
     cid = d.get('id', d.get('call_id'))
     return ToolCall(name.strip(), params, cid if isinstance(cid, str) else None), None
 
-# %% ../nbs/06_parse.ipynb #62d55eb0
+# %% ../nbs/06_parse.ipynb #79ba4a31
 def _item_spans(s:str, start:int):
     "Spans of the items of JSON array `s` (at offset `start`) by `_decode`, or None when it does not parse strictly"
     try: return [(start+a, start+b) for a,b in _decode(s)[2]]
     except (ValueError, IndexError, RecursionError): return None
 
-# %% ../nbs/06_parse.ipynb #240192b6
+# %% ../nbs/06_parse.ipynb #371de87d
 _dotted = re.compile(r'\s*(?:print\s*\(\s*)?(?:default_api\.|functions\.)?([^\W\d][\w.]{0,200})\s*\(')
 
 def _pycalls(s:str, start:int):
@@ -993,7 +1022,7 @@ def _pycalls(s:str, start:int):
         res.append((dict(name=nm, arguments=c['arguments'], short=c['tool']), (start+a, start+b)))
     return res
 
-# %% ../nbs/06_parse.ipynb #8146eb89
+# %% ../nbs/06_parse.ipynb #f3e07306
 def _params(t):
     "Parameter names of tool `t`, in order: from its JSON schema (Anthropic, OpenAI, Gemini, MCP, a `.schema`) or signature; None if unknown"
     if isinstance(t, dict):
@@ -1038,7 +1067,7 @@ def _tools(tools):
     "{name: parameter names or None} for `tools`"
     return None if tools is None else {nm: None if isinstance(t, str) else _params(t) for nm,t in _named_tools(tools)}
 
-# %% ../nbs/06_parse.ipynb #c40509bf
+# %% ../nbs/06_parse.ipynb #213f8cc0
 def _is_py(it):
     "Whether scanned item `it` holds Python-style calls rather than JSON"
     return it.kind == 'py' or (it.kind == 'json' and _pythonic.match(it.text) is not None)
@@ -1061,7 +1090,7 @@ def _pair(out, heads):
         ends.append(range(i, k)); i = k
     return ends, left + list(range(i, len(heads)))
 
-# %% ../nbs/06_parse.ipynb #e41b5bfa
+# %% ../nbs/06_parse.ipynb #816fa77c
 def _typed(v:str):
     "XML parameter value `v`, typed by JSON where it parses (NaN, Infinity and `1e999` stay strings)"
     try: return _dec.decode(v)
@@ -1076,7 +1105,7 @@ def _named(tc:ToolCall, ctx:_Ctx):
     except ValueError as e: return None, f'{tc.tool_name}: {e}'
     return tc, None
 
-# %% ../nbs/06_parse.ipynb #ae264a25
+# %% ../nbs/06_parse.ipynb #03bed0f7
 @patch
 def _refuse(self:ToolCallParser, it):
     "Why item `it` is refused before any parsing, or None"
@@ -1134,7 +1163,7 @@ def _unlost(self:ToolCallParser, it, out, ctx, err):
     left = _pair(out, heads)[1] if heads else []
     return [err(f'not valid JSON, and repairing it would lose the call to {heads[left[0]][1]!r}')] if left else out
 
-# %% ../nbs/06_parse.ipynb #01c29cc8
+# %% ../nbs/06_parse.ipynb #82f750db
 _HEAD = 1025 # chars of an object's start in which the stream looks for a call's head
 
 class _Frame:
@@ -1142,7 +1171,7 @@ class _Frame:
     def __init__(self, start, depth): self.start,self.depth,self.adepth,self.head,self.hlen,self.next = start,depth,depth,[],0,32
     name=args_end=end=idx=None; started=done=False; sent=0
 
-# %% ../nbs/06_parse.ipynb #09baa9e9
+# %% ../nbs/06_parse.ipynb #7ef20636
 @patch
 def _announce(self:StreamParser, out):
     "Events for the calls and errors a dialect read from its span: each call whole"
@@ -1234,7 +1263,7 @@ def _sniff(self:StreamParser, f, s, p0, p1):
 def xml_start(self:StreamParser, it):
     if self._ok(it.name): it.started,it.idx = True,self._start(it.name)
 
-# %% ../nbs/06_parse.ipynb #44d87d06
+# %% ../nbs/06_parse.ipynb #610a892c
 @patch
 def _item(self:StreamParser, it):
     "Events for scanned item `it`: each started call ends in 'end' or 'error' (with its index), a call that had not started is sent whole"
@@ -1261,7 +1290,7 @@ def _error(self:StreamParser, e, frames):
     for f in frames: self.raw.pop(f.idx)
     self.events += [StreamEvent('error', tool_name=f.name, error=e, index=f.idx) for f in frames] or [StreamEvent('error', error=e)]
 
-# %% ../nbs/06_parse.ipynb #26e8c635
+# %% ../nbs/06_parse.ipynb #9d1d5cfa
 @dialect
 class _Reasoning(Dialect):
     "Reasoning between tags: DeepSeek R1, Qwen3, GLM, MiniMax (`<think>`), Seed-OSS (`<seed:think>`), Mistral Magistral (`[THINK]`), Command R7B (`<|START_THINKING|>`), Gemma 4 (`<|channel>thought`)"
@@ -1277,7 +1306,7 @@ class _Reasoning(Dialect):
         if tok == '<|channel>': s = re.sub(r'^(?:<\|channel>)*thought\n?', '', s)
         return [('reasoning', s.strip())] if s.strip() else []
 
-# %% ../nbs/06_parse.ipynb #0eef3e57
+# %% ../nbs/06_parse.ipynb #bd784b19
 @dialect
 class _EndOfReasoning(Dialect):
     "A reasoning end with no start: the chat template opened the reasoning, so the text before it is reasoning and holds no call"
@@ -1287,30 +1316,32 @@ class _EndOfReasoning(Dialect):
     def strong(self, tok): return True
     def read(self, span, start, tok, rd): return [('lone', tok)]
 
-# %% ../nbs/06_parse.ipynb #cb21b2e2
+# %% ../nbs/06_parse.ipynb #b7babe98
 @dialect
 class _Noise(Dialect):
     "Turn and channel tokens that frame an answer (Command R, Gemma 4, GigaChat, Harmony): not shown, not calls"
     name = 'turn tokens'
     starts = ('<|START_RESPONSE|>', '<|END_RESPONSE|>', '<|START_TEXT|>', '<|END_TEXT|>', '<|CHATBOT_TOKEN|>', '<|END_OF_TURN_TOKEN|>',
-              '<channel|>', '<|message_sep|>', '<|role_sep|>', '</s>', '<|end|>', '<|return|>', '<|call|>')
+              '<channel|>', '<|message_sep|>', '</s>', '<|end|>', '<|return|>', '<|call|>')
     def close(self, tok): return (), ()
 
-# %% ../nbs/06_parse.ipynb #f38eae24
+# %% ../nbs/06_parse.ipynb #cbcdd513
 @dialect
 class _GigaChat(Dialect):
     "GigaChat 3: `function call<|role_sep|>` then one JSON call"
     name = 'GigaChat'
-    starts = ('function call<|role_sep|>', '<|function_call|>')
+    starts = ('<|role_sep|>', '<|function_call|>')
+    back = re.compile(r'function call\s*\Z')
+    def claim(self, after, before): return after.startswith('<|function_call|>') or self.back.search(before) is not None
     def close(self, tok): return (), ('</s>', '<|message_sep|>')
     def read(self, span, start, tok, rd):
-        sp,body = (start, start+len(span)),span[len(tok):]
+        sp,body = (start, start+len(span)),span[span.index(tok)+len(tok):]
         v,why = _load(body.strip(), rd.ctx)
         if why: return [rd.err(why, sp, span)]
         if not isinstance(v, dict) or 'name' not in v or 'arguments' not in v: return [rd.err('expected {"name": ..., "arguments": {...}}', sp, span)]
         return [rd.call(v['name'], v['arguments'], sp, span)]
 
-# %% ../nbs/06_parse.ipynb #9f787b64
+# %% ../nbs/06_parse.ipynb #81ebadb8
 _JSON_TAGS = {'<tool_calls>': '</tool_calls>', '<TOOLCALL>': '</TOOLCALL>', '<longcat_tool_call>': '</longcat_tool_call>',
               '<|action_start|>': '<|action_end|>', '<|START_ACTION|>': '<|END_ACTION|>', '<|tool_call_start|>': '<|tool_call_end|>',
               '<|python_start|>': '<|python_end|>', '<seed:tool_call>': '</seed:tool_call>'}
@@ -1328,7 +1359,7 @@ class _Tagged(Dialect):
         rd.name = tok  # errors name the tag
         return rd.json(body, start+off, region=not body.lstrip().startswith('<function='))
 
-# %% ../nbs/06_parse.ipynb #a09e16c9
+# %% ../nbs/06_parse.ipynb #b8fc4dd3
 _DS_CALL = re.compile(r'<｜tool▁call▁begin｜>(.*?)<｜tool▁sep｜>(.*?)(?:<｜tool▁call▁end｜>|\Z)', re.S)
 _DS_FENCE = re.compile(r'\s*([^\n`]{1,200}?)\s*\n\s*```(?:json)?\s*(.*?)\s*(?:```\s*)?\Z', re.S)
 
@@ -1348,7 +1379,7 @@ class _DeepSeek(Dialect):
             out.append(rd.call(name, args, sp, m[0]))
         return out or [rd.err('no tool call found', (start, start+len(span)), span)]
 
-# %% ../nbs/06_parse.ipynb #de233fa2
+# %% ../nbs/06_parse.ipynb #552e3e29
 _INVOKE = re.compile(r'<(?:[\w｜]{1,20}:|｜DSML｜)?(?:invoke|function)\s+name\s*=\s*"([^"<>]{0,200})"\s*>(.*?)(?:</(?:[\w｜]{1,20}:|｜DSML｜)?(?:invoke|function)>|\Z)', re.S)
 _PARAM = re.compile(r'<(?:[\w｜]{1,20}:|｜DSML｜)?(?:parameter|param)\s+name\s*=\s*"([^"<>]{0,200})"(?:\s+string\s*=\s*"(true|false)")?\s*>(<!\[CDATA\[.*?\]\]>|.*?)(?:</(?:[\w｜]{1,20}:|｜DSML｜)?(?:parameter|param)>|\Z)', re.S)
 
@@ -1374,7 +1405,7 @@ class _Invoke(Dialect):
     def strong(self, tok): return True
     def read(self, span, start, tok, rd): return _invokes(span, start, rd)
 
-# %% ../nbs/06_parse.ipynb #1d2d1dc6
+# %% ../nbs/06_parse.ipynb #2e3b9f82
 @dialect
 class _MiniCPM(Dialect):
     "MiniCPM: `<function name=...>` with `<param name=...>` elements"
@@ -1383,7 +1414,7 @@ class _MiniCPM(Dialect):
     def close(self, tok): return ('</function>',), ()
     def read(self, span, start, tok, rd): return _invokes(span, start, rd)
 
-# %% ../nbs/06_parse.ipynb #5d888fb5
+# %% ../nbs/06_parse.ipynb #56b93cde
 _GLM_NAME = r'<tool_call>\s*([^\s<>{}\[\]"\'\\]{1,200})(?:\s|\\n)*'
 _GLM_HEAD,_GLM_CUT = re.compile(_GLM_NAME + '(?:<arg_key>|</tool_call>)'),re.compile(_GLM_NAME)
 _GLM_ARG = re.compile(r'<arg_key>(.*?)</arg_key>(?:\s|\\n)*<arg_value>(.*?)(?:</arg_value>|\Z)', re.S)
@@ -1395,8 +1426,8 @@ class _GLM(Dialect):
     starts = ('<tool_call>',)
     look = 210
     def close(self, tok): return ('</tool_call>',), ()
-    def claim(self, text, i, tok):
-        s = text[i:i+self.look]
+    def claim(self, after, before):
+        s = after[:self.look]
         return bool(_GLM_HEAD.match(s) or (len(s) < self.look and _GLM_CUT.fullmatch(s)))  # a call cut short at the end
     def strong(self, tok): return False
     def read(self, span, start, tok, rd):
@@ -1404,7 +1435,7 @@ class _GLM(Dialect):
         return [rd.call(name, {m[1].strip(): _untyped(m[2], _prop(rd.ctx, name, m[1].strip())) for m in _GLM_ARG.finditer(span)},
                         (start, start+len(span)), span)]
 
-# %% ../nbs/06_parse.ipynb #0caccebf
+# %% ../nbs/06_parse.ipynb #5785b7fc
 _KIMI = re.compile(r'<\|tool_call_begin\|>\s*(?:functions\.)?([^\s<>:]{1,200}?)(?::\d+)?\s*<\|tool_call_argument_begin\|>(.*?)(?:<\|tool_call_end\|>|(?=<\|tool_call_begin\|>)|\Z)', re.S)
 
 @dialect
@@ -1417,7 +1448,7 @@ class _Kimi(Dialect):
         out = [rd.call(m[1], m[2].strip(), (start+m.start(), start+m.end()), m[0]) for m in _KIMI.finditer(span)]
         return out or [rd.err('no tool call found', (start, start+len(span)), span)]
 
-# %% ../nbs/06_parse.ipynb #525dfd97
+# %% ../nbs/06_parse.ipynb #52832986
 _G4_STR = re.compile(r'<\|"\|>(.*?)(?:<\|"\|>|\Z)', re.S)
 _G4_KEY = re.compile(r'([{,]\s*)([A-Za-z_][\w.\-]*)\s*:')
 
@@ -1438,7 +1469,7 @@ class _Gemma4(Dialect):
         body = re.sub(r'\x00(\d+)\x00', lambda k: strs[int(k[1])], body)
         return [rd.call(m[1], body, sp, span)]
 
-# %% ../nbs/06_parse.ipynb #b921cc40
+# %% ../nbs/06_parse.ipynb #ea050382
 _H_TO = re.compile(r'\bto=([^\s<]{1,200})')
 _H_CHANNEL = re.compile(r'<\|channel\|>\s*(\w+)')
 
@@ -1446,7 +1477,8 @@ _H_CHANNEL = re.compile(r'<\|channel\|>\s*(\w+)')
 class _Harmony(Dialect):
     "gpt-oss (Harmony): messages `<|channel|>analysis|commentary|final ... to=functions.name <|message|>...`"
     name = 'Harmony'
-    starts = ('<|channel|>', '<|start|>', ' to=functions.')
+    starts = ('<|channel|>', '<|start|>')
+    back = re.compile(r'[^\S\n]*to=functions\.[^\s<]{1,200}\s*\Z') # `to=functions.name<|channel|>...`: the header starts before the token
     def close(self, tok): return ('<|end|>', '<|call|>', '<|return|>'), ('<|start|>',)
     def read(self, span, start, tok, rd):
         head,sep,body = span.partition('<|message|>')
@@ -1456,7 +1488,7 @@ class _Harmony(Dialect):
         if (to and to[1] != 'assistant') or not sep: return []  # a built-in tool (python, browser): neither a call nor content
         return [('reasoning' if ch and ch[-1] == 'analysis' else 'text', body)]
 
-# %% ../nbs/06_parse.ipynb #a70bdde2
+# %% ../nbs/06_parse.ipynb #acbc3b94
 @dialect
 class _Apertus(Dialect):
     "Apertus: `<|tools_prefix|>[{\"name\": {arguments}}]<|tools_suffix|>`"
@@ -1470,7 +1502,7 @@ class _Apertus(Dialect):
         out = [rd.call(*next(iter(d.items())), sp, span) for d in (v if isinstance(v, list) else [v]) if isinstance(d, dict) and len(d) == 1]
         return out or [rd.err('expected [{"name": {arguments}}]', sp, span)]
 
-# %% ../nbs/06_parse.ipynb #18a98fe3
+# %% ../nbs/06_parse.ipynb #1c786788
 @dialect
 class _PyTagged(Dialect):
     "OLMo 3: Python-style calls, one a line, in `<function_calls>`"
@@ -1478,11 +1510,11 @@ class _PyTagged(Dialect):
     starts = ('<function_calls>',)
     look = 40
     def close(self, tok): return ('</function_calls>',), ()
-    def claim(self, text, i, tok): return re.match(r'\s*[^\W\d]', text[i+len(tok):i+self.look]) is not None
+    def claim(self, after, before): return re.match(r'<function_calls>\s*[^\W\d]', after[:self.look]) is not None
     def strong(self, tok): return False
     def read(self, span, start, tok, rd): return rd.json(span[len(tok):].removesuffix('</function_calls>'), start+len(tok), region=False, py=True)
 
-# %% ../nbs/06_parse.ipynb #2f261e0c
+# %% ../nbs/06_parse.ipynb #da5ad776
 @dialect
 class _Functionary(Dialect):
     "Functionary v3.1 and Llama 3.1 with custom functions: `<function=name>{json}</function>`"
@@ -1490,7 +1522,7 @@ class _Functionary(Dialect):
     starts = ('<function=',)
     look = 80
     def close(self, tok): return ('</function>',), ()
-    def claim(self, text, i, tok): return re.match(r'<function=[^<>\n]{1,64}>\s*\{', text[i:i+self.look]) is not None
+    def claim(self, after, before): return re.match(r'<function=[^<>\n]{1,64}>\s*\{', after[:self.look]) is not None
     def strong(self, tok): return False
     def read(self, span, start, tok, rd):
         m = re.match(r'<function=([^<>\n]{1,64})>(.*?)(?:</function>)?\Z', span, re.S)
