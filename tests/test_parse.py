@@ -397,9 +397,11 @@ def test_comments_are_not_calls():
 from hypothesis import given, settings, HealthCheck, strategies as st
 
 _PIECES = ['{', '}', '[', ']', '"', "'", '\\', ':', ',', '<', '>', '/', '=', ' ', '\n', 'a', '`', '|', '<tool_call>', '</tool_call>',
-           '<function=f>', '{"name": "f", "arguments": {}}', '```json\n', '<think>', '</think>', '[TOOL_CALLS]', '<|tool_call>']
+           '<function=f>', '{"name": "f", "arguments": {}}', '```json\n', '<think>', '</think>', '[TOOL_CALLS]', '<|tool_call>',
+           '<minimax:tool_call>', '<seed:tool_call>', '<|channel|>', 'to=functions.f', '<|message|>', '<｜DSML｜tool_calls>', '<|role_sep|>',
+           'function call', '<arg_key>', '<tool_call|>', '<|"|>', 'call:f']
 
-@pytest.mark.parametrize('marker', ['<', '`', '```', ':', '<|', '<function=', ',', '{', 'true', 'TOOL_CALL'])
+@pytest.mark.parametrize('marker', ['<', '`', '```', ':', '<|', '<function=', ',', '{', 'true', 'call', '=', 'TOOL_CALL'])
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_marker_overlapping_tags_streams_like_parse(marker, data):
