@@ -72,7 +72,7 @@ def corpus():
             sp = StreamParser(parser=p)
             for i in range(0, len(t), 7): sp.feed(t[i:i+7])
             sp.close()
-    ts_json,ts_parse,ts_stream = interleaved([lambda: [json.loads(s) for s in js], lambda: [p.parse(t) for t in texts], streamed], n=5)
+    ts_json,ts_parse,ts_stream = interleaved([lambda: [json.loads(s) for s in js], lambda: [p.parse(t) for t in texts], streamed], n=9)
     t_json,t_parse,t_stream = min(ts_json),min(ts_parse),min(ts_stream)
     print(f'corpus: {len(texts)} texts, {n*1e3:.0f}k chars')
     print(f'  json.loads (the texts as JSON strings) {n/t_json:7.2f} M chars/s')
