@@ -7,7 +7,7 @@ Docs: https://fncall.github.io/fncall/parse.html.md"""
 # %% auto #0
 __all__ = ['ToolCall', 'CallError', 'ParseResult', 'ToolCallParser', 'StreamEvent', 'StreamParser', 'Dialect', 'dialect']
 
-# %% ../nbs/06_parse.ipynb #c1aea959
+# %% ../nbs/06_parse.ipynb #e75cb666
 import functools, inspect, json, math, re
 from collections import deque
 from dataclasses import dataclass, field
@@ -16,7 +16,7 @@ import json_repair
 from json.decoder import scanstring as _scanstring
 from .pycall import map_positional_args, _spanned_calls
 
-# %% ../nbs/06_parse.ipynb #72ddeff4
+# %% ../nbs/06_parse.ipynb #e9367502
 @dataclass
 class ToolCall:
     "One call of tool `tool_name` with `parameters`; `span` is where it stood in the text"
@@ -25,7 +25,7 @@ class ToolCall:
     id:str|None=None # call id, when the model gave one
     span:tuple|None=field(default=None, compare=False, repr=False) # (start, end) offsets in the text
 
-# %% ../nbs/06_parse.ipynb #0e23b542
+# %% ../nbs/06_parse.ipynb #11d84ddd
 @dataclass
 class CallError:
     "Text that looked like a tool call but could not be used, and why"
@@ -34,7 +34,7 @@ class CallError:
     text:str='' # the start of the offending text
     def __str__(self): return f'chars {self.span[0]}-{self.span[1]}: {self.reason}'
 
-# %% ../nbs/06_parse.ipynb #53767007
+# %% ../nbs/06_parse.ipynb #70c7bd7c
 @dataclass
 class ParseResult:
     "Every tool call found in `raw_text`, and what looked like a call but failed"
@@ -47,7 +47,7 @@ class ParseResult:
 
 # ---------------------------------------------------------------- scanner
 
-# %% ../nbs/06_parse.ipynb #72356353
+# %% ../nbs/06_parse.ipynb #481125f5
 class ToolCallParser:
     "Finds every tool call in model text, in any common format, in one linear scan"
     max_depth = 100 # JSON nested deeper than this is refused before it is parsed
@@ -85,7 +85,7 @@ class ToolCallParser:
         d.feed(text, final=True)
         return d.result(text)
 
-# %% ../nbs/06_parse.ipynb #4d61ea58
+# %% ../nbs/06_parse.ipynb #796eac54
 @dataclass
 class StreamEvent:
     "What a `StreamParser` saw: answer 'text', 'reasoning', a call's 'start', a 'delta' of its arguments, its 'end', or an 'error'"
@@ -97,7 +97,7 @@ class StreamEvent:
     index:int|None=None # which call of the stream the event belongs to (calls in an array stream side by side)
     repaired:bool=False # 'end': the model's arguments were not valid JSON, so the deltas do not parse to the final arguments
 
-# %% ../nbs/06_parse.ipynb #3bdf4009
+# %% ../nbs/06_parse.ipynb #94dd188d
 class StreamParser:
     "Tool calls from text that arrives in chunks: `feed(delta)` and `close()` return `StreamEvent`s"
     def __init__(self,
@@ -132,7 +132,7 @@ class StreamParser:
         self.events.clear()
         return ev
 
-# %% ../nbs/06_parse.ipynb #5502a862
+# %% ../nbs/06_parse.ipynb #74e0fd7e
 class Dialect:
     "A family of tool-call formats: the tokens that open its span, the tokens that close it, and a reader for the span"
     name = '' # the format, as errors name it
@@ -153,7 +153,7 @@ def dialect(cls):
     _DIALECTS = tuple(d for d in _DIALECTS if d.name != cls.name) + (cls(),)
     return cls
 
-# %% ../nbs/06_parse.ipynb #f14a48ec
+# %% ../nbs/06_parse.ipynb #d2d55b81
 def _dialects(ds):
     "The dialects `ds` names (instances or names of registered ones); None: every registered one"
     if ds is None: return _DIALECTS
@@ -165,7 +165,7 @@ def _dialects(ds):
         res.append(d)
     return tuple(res)
 
-# %% ../nbs/06_parse.ipynb #a038b10c
+# %% ../nbs/06_parse.ipynb #6fbdccf3
 class _Reader:
     "What a dialect's reader may use: the parser's limits, the known tools, and the readers of JSON, Python-style and untyped values"
     def __init__(self, parser, ctx, name, drv=None):
@@ -205,7 +205,7 @@ class _Reader:
         if not out: return [self.err('no tool call found', (start, start+len(body)), body)]
         return [e if isinstance(e, ToolCall) else CallError(f'{self.name}: {e.reason}', e.span, e.text) for e in out]
 
-# %% ../nbs/06_parse.ipynb #36ddd883
+# %% ../nbs/06_parse.ipynb #19138c14
 def _prop(ctx, name, key):
     "The schema of parameter `key` of tool `name`, when `tools=` gave one"
     return ((ctx.props or {}).get(name) or {}).get(key)
@@ -229,7 +229,7 @@ def _untyped(v, schema=None):
         return v
     return _typed(v)
 
-# %% ../nbs/06_parse.ipynb #5faee0a5
+# %% ../nbs/06_parse.ipynb #d2f4a04d
 _WRAP_L = r'(?:Action:|<tool_call>|<tool_calls>|\[TOOL_CALLS\](?:\s*[\w.\-]{1,64})?(?:\s*\[CALL_ID\]\s*\w{0,64})?(?:\s*\[ARGS\])?|<\|python_tag\|>|<\|tool_call\|>|<function_call>|functools|```[\w]{0,16}|<function_calls>|<TOOLCALL>|<\|action_start\|>|<\|plugin\|>|;|,)'
 _WRAP_R = re.compile(r'(?:\s*(?:</tool_call>|</tool_calls>|</function_calls>|</function>|```|<\|eom_id\|>|<\|eot_id\|>|</TOOLCALL>|<\|action_end\|>|;|,))*')
 
@@ -242,18 +242,21 @@ def _tokens(ds):
     return toks, strong, by_tok, re.compile('|'.join(map(re.escape, sorted(toks, key=len, reverse=True)))) if toks else None, _prefixes(toks)
 
 @functools.lru_cache(maxsize=64)
-def _wrap_l(marker): return re.compile(f'(?:{_WRAP_L}|{re.escape(marker)}:?)[^\\S\\n]*\\n?\\s*(?:(?:{_WRAP_L})\\s*)*\\Z')
+def _wrap_l(marker):
+    "The markup before a call that is cut with it, and a quick test for a character it needs"
+    return (re.compile(f'(?:{_WRAP_L}|{re.escape(marker)}:?)[^\\S\\n]*\\n?\\s*(?:(?:{_WRAP_L})\\s*)*\\Z'),
+            re.compile(f'[<\\[`;,]|Action:|functools|{re.escape(marker)}'))
 
 _TAG_LEN = {'mistral': 12, 'hermes': 11, 'llama': 14} # the tag that opens a scan context with no call
 
-# %% ../nbs/06_parse.ipynb #a3628665
+# %% ../nbs/06_parse.ipynb #7d987ada
 class _Driver:
     "One linear pass over text fed in chunks: the earliest start token of any dialect opens its span; prose between spans goes to the JSON scanner"
     def __init__(self, parser, ctx, handle, events=None, hook=None):
         self.p,self.ctx,self.handle,self.events = parser,ctx,handle,events
         self.sc = parser._scanner(self._item, hook, on_token=self._token)
         _,_,self.by_tok,self.start_re,self.prefixes = _tokens(parser.dialects)
-        self.wrap_l = _wrap_l(parser.marker)
+        self.wrap_l,self.wrap_a = _wrap_l(parser.marker)
         self.span = None  # the open `_Span`
         self.taking = None  # (dialect, token, the text before the token that belongs to its span)
         self.plist,self.pstart,self.plen = [],0,0  # prose given to the scanner, not yet settled into content
@@ -261,7 +264,7 @@ class _Driver:
         self.calls,self.errors,self.content,self.reasoning = [],[],[],[]
         self.announce = None  # `StreamParser`: events for what a dialect read
 
-# %% ../nbs/06_parse.ipynb #40bc6336
+# %% ../nbs/06_parse.ipynb #fa510587
 @patch
 def result(self:_Driver, text):
     return ParseResult(self.calls[0] if self.calls else None, text, self.calls, self.errors, ''.join(self.content), ''.join(self.reasoning))
@@ -292,7 +295,7 @@ def _say(self:_Driver, kind, s):
     (self.content if kind == 'text' else self.reasoning).append(s)
     if self.events is not None: self.events.append(StreamEvent(kind, text=s))
 
-# %% ../nbs/06_parse.ipynb #a687923d
+# %% ../nbs/06_parse.ipynb #e53c52fe
 @patch
 def _settle(self:_Driver, final=False):
     "Move scanned prose into the content, without the calls cut from it; the last 256 chars wait for a call that may start there"
@@ -308,7 +311,8 @@ def _settle(self:_Driver, final=False):
     while self.cuts:
         a,b = self.cuts[0][0]-base, self.cuts[0][1]-base
         if a >= L: L = max(p, min(L, a-200)); break  # the markup before a call may be cut with it
-        m = self.wrap_l.search(txt, max(p, a-200), max(p, a))
+        w0 = max(p, a-200)
+        m = self.wrap_l.search(txt, w0, max(p, a)) if self.wrap_a.search(txt, w0, max(p, a)) else None  # the cheap test first
         a2 = m.start() if m else a
         if b+64 > len(txt) and not final: L = min(L, a2); break
         b = _WRAP_R.match(txt, b, b+64).end()
@@ -340,7 +344,7 @@ def _trim(self:_Driver, n):
         if not self.plist[-1]: self.plist.pop()
         self.plen -= k; n -= k
 
-# %% ../nbs/06_parse.ipynb #7e0235b4
+# %% ../nbs/06_parse.ipynb #12116489
 @patch
 def feed(self:_Driver, s, final=False):
     "Read chunk `s` (`final`: the last)"
@@ -399,7 +403,7 @@ def _in_span(self:_Driver, s, final):
     self.pstart = sp.start+len(text)
     return s
 
-# %% ../nbs/06_parse.ipynb #570cd1e1
+# %% ../nbs/06_parse.ipynb #9e72be55
 class _Span:
     "A dialect's span while its text comes in"
     def __init__(self, d, tok, start, pre=''):
@@ -408,7 +412,7 @@ class _Span:
         self.keep,self.only = set(ends),not ends and not stops
         self.ends = re.compile('|'.join(map(re.escape, sorted([*ends, *stops], key=len, reverse=True)))) if ends or stops else None
 
-# %% ../nbs/06_parse.ipynb #93960159
+# %% ../nbs/06_parse.ipynb #433a53ec
 _TAGS = ['<tool_call>', '</tool_call>', '[TOOL_CALLS]', '<|python_tag|>', '<|eom_id|>', '<|eot_id|>', '<function_calls>', '```tool_code']
 _TERMS = ['<tool_call>', '</tool_call>', '<|python_tag|>', '<|eom_id|>', '<|eot_id|>', '```']
 _PY_ENDS = {'llama': ['<|eom_id|>', '<|eot_id|>', '<|python_tag|>', '<tool_call>', '</tool_call>'], 'tool_code': ['```']}
@@ -430,7 +434,7 @@ _xml_re = re.compile(r'<(?P<cl>/?)(?:\w+:)?(?P<tag>invoke|parameter|function_cal
 _xml_part = re.compile(r'''</?[\w:]{0,20}(?:\s+(?:n(?:a(?:m(?:e(?:\s*=\s*(?:["'][^"'<>\n]{0,64}["']?\s*)?)?)?)?)?)?|=[^<>\n]{0,64})?''')
 _fn_part = re.compile(r'<function=[^<>\n]{0,64}')
 
-# %% ../nbs/06_parse.ipynb #bd688a7c
+# %% ../nbs/06_parse.ipynb #28ab8184
 @dataclass(slots=True)
 class _Item:
     kind:str # 'json', 'xml', 'py' (Python-style calls) or 'missing'
@@ -450,7 +454,7 @@ class _Item:
     started:bool=False # `StreamParser`: a 'start' event was sent
     idx:int|None=None # `StreamParser`: the call's index in the stream
 
-# %% ../nbs/06_parse.ipynb #fff52834
+# %% ../nbs/06_parse.ipynb #8678303f
 class _NonFinite(ValueError): "A number JSON does not allow: NaN, Infinity, or too large for a float"
 
 def _constant(s): raise _NonFinite(f'{s} is not a JSON number')
@@ -496,7 +500,7 @@ def _dq_end(s:str, p:int):
             if p+n >= len(s) or (e.msg.startswith('Invalid') and e.pos < len(t)-6): return None
         n *= 4
 
-# %% ../nbs/06_parse.ipynb #7ea944ec
+# %% ../nbs/06_parse.ipynb #aad4ede0
 _SLACK = 1024 # the fast path's window restarts once a span starts this far into it
 _IN_SPAN = ('code', 'dq', 'sq', 'sqend', 'py', 'after') # the modes in which a span is open
 
@@ -559,7 +563,7 @@ class _Scanner:
         self.hold = i
         return True
 
-# %% ../nbs/06_parse.ipynb #6c082369
+# %% ../nbs/06_parse.ipynb #f33e3138
 @patch
 def _prose(self:_Scanner, text, p):
     if self.expect == 'mistral' and self.mistral_name is None:
@@ -643,7 +647,7 @@ def _payload(self:_Scanner):
     self.payloads += 1
     self.expect = None
 
-# %% ../nbs/06_parse.ipynb #1ff3c5a0
+# %% ../nbs/06_parse.ipynb #503b13ea
 @patch
 def _pytag(self:_Scanner, text, p):
     k = _ws_re.match(text, p).end()
@@ -669,7 +673,7 @@ def _py(self:_Scanner, text, p):
     self._end_span(m.start(), text)
     return m.end() if m.group() == '```' else m.start()
 
-# %% ../nbs/06_parse.ipynb #ca450bdd
+# %% ../nbs/06_parse.ipynb #112e1fa7
 @patch
 def _start_span(self:_Scanner, text, i):
     self.sp = _Item('json', self._ctx(), self.base+i, name=self.mistral_name or None if self.expect=='mistral' else None)
@@ -747,7 +751,7 @@ def _after(self:_Scanner, text, p):
     self._end_span(p, text)
     return p
 
-# %% ../nbs/06_parse.ipynb #f2d5b7c9
+# %% ../nbs/06_parse.ipynb #1471ea75
 @patch
 def _code(self:_Scanner, text, p):
     while True:
@@ -822,7 +826,7 @@ def _sqend(self:_Scanner, text, p):
     self.mode = 'code' if text[k] in ',:}])' else 'sq'
     return p
 
-# %% ../nbs/06_parse.ipynb #d7a25ec5
+# %% ../nbs/06_parse.ipynb #ee722458
 @patch
 def _flush(self:_Scanner, text, stop):
     "Keep the text of an open span (up to the size cap) and the last significant character"
@@ -849,7 +853,7 @@ def _end_span(self:_Scanner, i, text):
     self.mistral_name = None
     self.emit(sp)
 
-# %% ../nbs/06_parse.ipynb #103f30af
+# %% ../nbs/06_parse.ipynb #8f1c8a13
 @patch
 def _begin_xml(self:_Scanner, kind, a):
     self.mode,self.xml = 'xml',dict(kind=kind, call=None, param=None, start=a)
@@ -919,7 +923,7 @@ def _xml(self:_Scanner, text, p):
 
 # ---------------------------------------------------------------- interpretation
 
-# %% ../nbs/06_parse.ipynb #0ccbdea0
+# %% ../nbs/06_parse.ipynb #60a8f42f
 _NAME_KEYS = ('tool_name', 'tool', 'name')
 _ARG_KEYS = ('parameters', 'params', 'arguments', 'args', 'input')
 _META_KEYS = {'id', 'type', 'call_id', 'index'}
@@ -941,7 +945,7 @@ class _Ctx:
     def __init__(self, tools, repair_max, repair_left, props=None):
         self.tools,self.repair_max,self.repair_left,self.props = tools,repair_max,repair_left,props
 
-# %% ../nbs/06_parse.ipynb #d151518d
+# %% ../nbs/06_parse.ipynb #e9bfea94
 _key_re = re.compile(r'''\{\s*(?:"((?:[^"\\]|\\.){0,200})"|'((?:[^'\\]|\\.){0,200})'|([^\s:,{}\[\]"']{1,200}))''')
 
 def _has_empty(v):
@@ -979,7 +983,7 @@ def _load(s:str, ctx:_Ctx, repair:bool=True):
     if why := _suspect(s, v): return None, why
     return v, None
 
-# %% ../nbs/06_parse.ipynb #02ccbdd7
+# %% ../nbs/06_parse.ipynb #54caf848
 def _args(v, ctx:_Ctx):
     "Arguments `v` as a dict, or an error message"
     if v is None: return {}, None
@@ -990,7 +994,7 @@ def _args(v, ctx:_Ctx):
     if isinstance(v, dict): return v, None
     return None, f'arguments must be a JSON object, got {type(v).__name__}'
 
-# %% ../nbs/06_parse.ipynb #fb30b3b9
+# %% ../nbs/06_parse.ipynb #787abfd8
 def _to_call(d, lenient:bool, ctx:_Ctx):
     "A `ToolCall` from dict `d`, or (None, why); `why` is None when `d` is not call-like at all"
     if not isinstance(d, dict): return None, ('expected a JSON object with a tool name' if lenient else None)
@@ -1009,13 +1013,13 @@ def _to_call(d, lenient:bool, ctx:_Ctx):
     cid = d.get('id', d.get('call_id'))
     return ToolCall(name.strip(), params, cid if isinstance(cid, str) else None), None
 
-# %% ../nbs/06_parse.ipynb #e63d06e0
+# %% ../nbs/06_parse.ipynb #214a1f22
 def _item_spans(s:str, start:int):
     "Spans of the items of JSON array `s` (at offset `start`) by `_decode`, or None when it does not parse strictly"
     try: return [(start+a, start+b) for a,b in _decode(s)[2]]
     except (ValueError, IndexError, RecursionError): return None
 
-# %% ../nbs/06_parse.ipynb #23965e78
+# %% ../nbs/06_parse.ipynb #8a495b4e
 _dotted = re.compile(r'\s*(?:print\s*\(\s*)?(?:default_api\.|functions\.)?([^\W\d][\w.]{0,200})\s*\(')
 
 def _pycalls(s:str, start:int):
@@ -1027,7 +1031,7 @@ def _pycalls(s:str, start:int):
         res.append((dict(name=nm, arguments=c['arguments'], short=c['tool']), (start+a, start+b)))
     return res
 
-# %% ../nbs/06_parse.ipynb #b6e68d35
+# %% ../nbs/06_parse.ipynb #9229c9d7
 def _params(t):
     "Parameter names of tool `t`, in order: from its JSON schema (Anthropic, OpenAI, Gemini, MCP, a `.schema`) or signature; None if unknown"
     if isinstance(t, dict):
@@ -1072,7 +1076,7 @@ def _tools(tools):
     "{name: parameter names or None} for `tools`"
     return None if tools is None else {nm: None if isinstance(t, str) else _params(t) for nm,t in _named_tools(tools)}
 
-# %% ../nbs/06_parse.ipynb #38810f84
+# %% ../nbs/06_parse.ipynb #f4f895e9
 def _is_py(it):
     "Whether scanned item `it` holds Python-style calls rather than JSON"
     return it.kind == 'py' or (it.kind == 'json' and _pythonic.match(it.text) is not None)
@@ -1095,7 +1099,7 @@ def _pair(out, heads):
         ends.append(range(i, k)); i = k
     return ends, left + list(range(i, len(heads)))
 
-# %% ../nbs/06_parse.ipynb #d2a0c985
+# %% ../nbs/06_parse.ipynb #a4a8cc78
 def _typed(v:str):
     "XML parameter value `v`, typed by JSON where it parses (NaN, Infinity and `1e999` stay strings)"
     try: return _dec.decode(v)
@@ -1110,7 +1114,7 @@ def _named(tc:ToolCall, ctx:_Ctx):
     except ValueError as e: return None, f'{tc.tool_name}: {e}'
     return tc, None
 
-# %% ../nbs/06_parse.ipynb #a3f6ca75
+# %% ../nbs/06_parse.ipynb #e18e50c8
 @patch
 def _refuse(self:ToolCallParser, it):
     "Why item `it` is refused before any parsing, or None"
@@ -1168,7 +1172,7 @@ def _unlost(self:ToolCallParser, it, out, ctx, err):
     left = _pair(out, heads)[1] if heads else []
     return [err(f'not valid JSON, and repairing it would lose the call to {heads[left[0]][1]!r}')] if left else out
 
-# %% ../nbs/06_parse.ipynb #951c658a
+# %% ../nbs/06_parse.ipynb #21e3268c
 _HEAD = 1025 # chars of an object's start in which the stream looks for a call's head
 
 class _Frame:
@@ -1176,7 +1180,7 @@ class _Frame:
     def __init__(self, start, depth): self.start,self.depth,self.adepth,self.head,self.hlen,self.next = start,depth,depth,[],0,32
     name=args_end=end=idx=None; started=done=False; sent=0
 
-# %% ../nbs/06_parse.ipynb #4c4ea13d
+# %% ../nbs/06_parse.ipynb #d7ec4847
 @patch
 def _announce(self:StreamParser, out):
     "Events for the calls and errors a dialect read from its span: each call whole"
@@ -1208,7 +1212,7 @@ def _end(self:StreamParser, tc, idx):
     except (ValueError, RecursionError): same = False
     self.events.append(StreamEvent('end', tool_name=tc.tool_name, text=json.dumps(tc.parameters), tool_call=tc, index=idx, repaired=not same))
 
-# %% ../nbs/06_parse.ipynb #66731fa2
+# %% ../nbs/06_parse.ipynb #b3976ab0
 @patch
 def span_start(self:StreamParser, sp):
     self.frames,self.active,self.pos,self.sp = [],[],sp.start,sp
@@ -1269,7 +1273,7 @@ def _sniff(self:StreamParser, f, s, p0, p1):
 def xml_start(self:StreamParser, it):
     if self._ok(it.name): it.started,it.idx = True,self._start(it.name)
 
-# %% ../nbs/06_parse.ipynb #ca4d1c01
+# %% ../nbs/06_parse.ipynb #dd17c0a3
 @patch
 def _item(self:StreamParser, it):
     "Events for scanned item `it`: each started call ends in 'end' or 'error' (with its index), a call that had not started is sent whole"
@@ -1296,7 +1300,7 @@ def _error(self:StreamParser, e, frames):
     for f in frames: self.raw.pop(f.idx)
     self.events += [StreamEvent('error', tool_name=f.name, error=e, index=f.idx) for f in frames] or [StreamEvent('error', error=e)]
 
-# %% ../nbs/06_parse.ipynb #3888271d
+# %% ../nbs/06_parse.ipynb #4c31812d
 @dialect
 class _Reasoning(Dialect):
     "Reasoning between tags: DeepSeek R1, Qwen3, GLM, MiniMax (`<think>`), Seed-OSS (`<seed:think>`), Mistral Magistral (`[THINK]`), Command R7B (`<|START_THINKING|>`), Gemma 4 (`<|channel>thought`)"
@@ -1312,7 +1316,7 @@ class _Reasoning(Dialect):
         if tok == '<|channel>': s = re.sub(r'^(?:<\|channel>)*thought\n?', '', s)
         return [('reasoning', s.strip())] if s.strip() else []
 
-# %% ../nbs/06_parse.ipynb #84c1a5c9
+# %% ../nbs/06_parse.ipynb #ea2eab33
 @dialect
 class _EndOfReasoning(Dialect):
     "A reasoning end with no start: the chat template opened the reasoning, so the text before it is reasoning and holds no call"
@@ -1322,7 +1326,7 @@ class _EndOfReasoning(Dialect):
     def strong(self, tok): return True
     def read(self, span, start, tok, rd): return [('lone', tok)]
 
-# %% ../nbs/06_parse.ipynb #8e9b5b4b
+# %% ../nbs/06_parse.ipynb #297ceb7f
 @dialect
 class _Noise(Dialect):
     "Turn and channel tokens that frame an answer (Command R, Gemma 4, GigaChat, Harmony): not shown, not calls"
@@ -1331,7 +1335,7 @@ class _Noise(Dialect):
               '<channel|>', '<|message_sep|>', '</s>', '<|end|>', '<|return|>', '<|call|>')
     def close(self, tok): return (), ()
 
-# %% ../nbs/06_parse.ipynb #7c100728
+# %% ../nbs/06_parse.ipynb #4a0f3a6f
 @dialect
 class _GigaChat(Dialect):
     "GigaChat 3: `function call<|role_sep|>` then one JSON call"
@@ -1347,7 +1351,7 @@ class _GigaChat(Dialect):
         if not isinstance(v, dict) or 'name' not in v or 'arguments' not in v: return [rd.err('expected {"name": ..., "arguments": {...}}', sp, span)]
         return [rd.call(v['name'], v['arguments'], sp, span)]
 
-# %% ../nbs/06_parse.ipynb #32dd6a77
+# %% ../nbs/06_parse.ipynb #c0940823
 _JSON_TAGS = {'<tool_calls>': '</tool_calls>', '<TOOLCALL>': '</TOOLCALL>', '<longcat_tool_call>': '</longcat_tool_call>',
               '<|action_start|>': '<|action_end|>', '<|START_ACTION|>': '<|END_ACTION|>', '<|tool_call_start|>': '<|tool_call_end|>',
               '<|python_start|>': '<|python_end|>', '<seed:tool_call>': '</seed:tool_call>'}
@@ -1365,7 +1369,7 @@ class _Tagged(Dialect):
         rd.name = tok  # errors name the tag
         return rd.json(body, start+off, region=not body.lstrip().startswith('<function='))
 
-# %% ../nbs/06_parse.ipynb #30d9d1a6
+# %% ../nbs/06_parse.ipynb #d620abd2
 _DS_CALL = re.compile(r'<｜tool▁call▁begin｜>(.*?)<｜tool▁sep｜>(.*?)(?:<｜tool▁call▁end｜>|\Z)', re.S)
 _DS_FENCE = re.compile(r'\s*([^\n`]{1,200}?)\s*\n\s*```(?:json)?\s*(.*?)\s*(?:```\s*)?\Z', re.S)
 
@@ -1385,7 +1389,7 @@ class _DeepSeek(Dialect):
             out.append(rd.call(name, args, sp, m[0]))
         return out or [rd.err('no tool call found', (start, start+len(span)), span)]
 
-# %% ../nbs/06_parse.ipynb #71017fee
+# %% ../nbs/06_parse.ipynb #92343aac
 _INVOKE = re.compile(r'<(?:[\w｜]{1,20}:|｜DSML｜)?(?:invoke|function)\s+name\s*=\s*"([^"<>]{0,200})"\s*>(.*?)(?:</(?:[\w｜]{1,20}:|｜DSML｜)?(?:invoke|function)>|\Z)', re.S)
 _PARAM = re.compile(r'<(?:[\w｜]{1,20}:|｜DSML｜)?(?:parameter|param)\s+name\s*=\s*"([^"<>]{0,200})"(?:\s+string\s*=\s*"(true|false)")?\s*>(<!\[CDATA\[.*?\]\]>|.*?)(?:</(?:[\w｜]{1,20}:|｜DSML｜)?(?:parameter|param)>|\Z)', re.S)
 
@@ -1411,7 +1415,7 @@ class _Invoke(Dialect):
     def strong(self, tok): return True
     def read(self, span, start, tok, rd): return _invokes(span, start, rd)
 
-# %% ../nbs/06_parse.ipynb #6bdc4b56
+# %% ../nbs/06_parse.ipynb #46badc73
 @dialect
 class _MiniCPM(Dialect):
     "MiniCPM: `<function name=...>` with `<param name=...>` elements"
@@ -1420,7 +1424,7 @@ class _MiniCPM(Dialect):
     def close(self, tok): return ('</function>',), ()
     def read(self, span, start, tok, rd): return _invokes(span, start, rd)
 
-# %% ../nbs/06_parse.ipynb #1bd192ac
+# %% ../nbs/06_parse.ipynb #7458b9f8
 _GLM_NAME = r'<tool_call>\s*([^\s<>{}\[\]"\'\\]{1,200})(?:\s|\\n)*'
 _GLM_HEAD,_GLM_CUT = re.compile(_GLM_NAME + '(?:<arg_key>|</tool_call>)'),re.compile(_GLM_NAME)
 _GLM_ARG = re.compile(r'<arg_key>(.*?)</arg_key>(?:\s|\\n)*<arg_value>(.*?)(?:</arg_value>|\Z)', re.S)
@@ -1441,7 +1445,7 @@ class _GLM(Dialect):
         return [rd.call(name, {m[1].strip(): _untyped(m[2], _prop(rd.ctx, name, m[1].strip())) for m in _GLM_ARG.finditer(span)},
                         (start, start+len(span)), span)]
 
-# %% ../nbs/06_parse.ipynb #76dc8ab5
+# %% ../nbs/06_parse.ipynb #715f1d9a
 _KIMI = re.compile(r'<\|tool_call_begin\|>\s*(?:functions\.)?([^\s<>:]{1,200}?)(?::\d+)?\s*<\|tool_call_argument_begin\|>(.*?)(?:<\|tool_call_end\|>|(?=<\|tool_call_begin\|>)|\Z)', re.S)
 
 @dialect
@@ -1454,7 +1458,7 @@ class _Kimi(Dialect):
         out = [rd.call(m[1], m[2].strip(), (start+m.start(), start+m.end()), m[0]) for m in _KIMI.finditer(span)]
         return out or [rd.err('no tool call found', (start, start+len(span)), span)]
 
-# %% ../nbs/06_parse.ipynb #5be4566a
+# %% ../nbs/06_parse.ipynb #65bfd7e5
 _G4_STR = re.compile(r'<\|"\|>(.*?)(?:<\|"\|>|\Z)', re.S)
 _G4_KEY = re.compile(r'([{,]\s*)([A-Za-z_][\w.\-]*)\s*:')
 
@@ -1475,7 +1479,7 @@ class _Gemma4(Dialect):
         body = re.sub(r'\x00(\d+)\x00', lambda k: strs[int(k[1])], body)
         return [rd.call(m[1], body, sp, span)]
 
-# %% ../nbs/06_parse.ipynb #81f8cf3a
+# %% ../nbs/06_parse.ipynb #eb2aa6e7
 _H_TO = re.compile(r'\bto=([^\s<]{1,200})')
 _H_CHANNEL = re.compile(r'<\|channel\|>\s*(\w+)')
 
@@ -1496,7 +1500,7 @@ class _Harmony(Dialect):
         if (to and to[1] != 'assistant') or not sep: return []  # a built-in tool (python, browser): neither a call nor content
         return [('reasoning' if ch and ch[-1] == 'analysis' else 'text', body)]
 
-# %% ../nbs/06_parse.ipynb #f5037cac
+# %% ../nbs/06_parse.ipynb #38879666
 @dialect
 class _Apertus(Dialect):
     "Apertus: `<|tools_prefix|>[{\"name\": {arguments}}]<|tools_suffix|>`"
@@ -1510,7 +1514,7 @@ class _Apertus(Dialect):
         out = [rd.call(*next(iter(d.items())), sp, span) for d in (v if isinstance(v, list) else [v]) if isinstance(d, dict) and len(d) == 1]
         return out or [rd.err('expected [{"name": {arguments}}]', sp, span)]
 
-# %% ../nbs/06_parse.ipynb #84fc47bc
+# %% ../nbs/06_parse.ipynb #f7ee471c
 @dialect
 class _PyTagged(Dialect):
     "OLMo 3: Python-style calls, one a line, in `<function_calls>`"
@@ -1522,7 +1526,7 @@ class _PyTagged(Dialect):
     def strong(self, tok): return False
     def read(self, span, start, tok, rd): return rd.json(span[len(tok):].removesuffix('</function_calls>'), start+len(tok), region=False, py=True)
 
-# %% ../nbs/06_parse.ipynb #4acb647d
+# %% ../nbs/06_parse.ipynb #ba0ed7d2
 @dialect
 class _Functionary(Dialect):
     "Functionary v3.1 and Llama 3.1 with custom functions: `<function=name>{json}</function>`"
