@@ -7,7 +7,7 @@ Docs: https://fncall.github.io/fncall/parse.html.md"""
 # %% auto #0
 __all__ = ['ToolCall', 'CallError', 'ParseResult', 'ToolCallParser', 'StreamEvent', 'StreamParser', 'Dialect', 'dialect']
 
-# %% ../nbs/06_parse.ipynb #1062f100
+# %% ../nbs/06_parse.ipynb #dd6d9952
 import functools, inspect, json, math, re
 from collections import deque
 from dataclasses import dataclass, field
@@ -16,7 +16,7 @@ import json_repair
 from json.decoder import scanstring as _scanstring
 from .pycall import map_positional_args, _spanned_calls
 
-# %% ../nbs/06_parse.ipynb #0c74dddd
+# %% ../nbs/06_parse.ipynb #fae5202d
 @dataclass
 class ToolCall:
     "One call of tool `tool_name` with `parameters`; `span` is where it stood in the text"
@@ -25,7 +25,7 @@ class ToolCall:
     id:str|None=None # call id, when the model gave one
     span:tuple|None=field(default=None, compare=False, repr=False) # (start, end) offsets in the text
 
-# %% ../nbs/06_parse.ipynb #4a0bbfc6
+# %% ../nbs/06_parse.ipynb #31517386
 @dataclass
 class CallError:
     "Text that looked like a tool call but could not be used, and why"
@@ -34,7 +34,7 @@ class CallError:
     text:str='' # the start of the offending text
     def __str__(self): return f'chars {self.span[0]}-{self.span[1]}: {self.reason}'
 
-# %% ../nbs/06_parse.ipynb #15b434d2
+# %% ../nbs/06_parse.ipynb #4abcace7
 @dataclass
 class ParseResult:
     "Every tool call found in `raw_text`, and what looked like a call but failed"
@@ -47,7 +47,7 @@ class ParseResult:
 
 # ---------------------------------------------------------------- scanner
 
-# %% ../nbs/06_parse.ipynb #6bdf65a6
+# %% ../nbs/06_parse.ipynb #db7fa813
 class ToolCallParser:
     "Finds every tool call in model text, in any common format, in one linear scan"
     max_depth = 100 # JSON nested deeper than this is refused before it is parsed
@@ -85,7 +85,7 @@ class ToolCallParser:
         d.feed(text, final=True)
         return d.result(text)
 
-# %% ../nbs/06_parse.ipynb #9e05ebb5
+# %% ../nbs/06_parse.ipynb #3d00ba56
 @dataclass
 class StreamEvent:
     "What a `StreamParser` saw: answer 'text', 'reasoning', a call's 'start', a 'delta' of its arguments, its 'end', or an 'error'"
@@ -97,7 +97,7 @@ class StreamEvent:
     index:int|None=None # which call of the stream the event belongs to (calls in an array stream side by side)
     repaired:bool=False # 'end': the model's arguments were not valid JSON, so the deltas do not parse to the final arguments
 
-# %% ../nbs/06_parse.ipynb #c35fb1ee
+# %% ../nbs/06_parse.ipynb #62a2a33c
 class StreamParser:
     "Tool calls from text that arrives in chunks: `feed(delta)` and `close()` return `StreamEvent`s"
     def __init__(self,
@@ -132,7 +132,7 @@ class StreamParser:
         self.events.clear()
         return ev
 
-# %% ../nbs/06_parse.ipynb #9ab6bf94
+# %% ../nbs/06_parse.ipynb #e57a87b1
 class Dialect:
     "A family of tool-call formats: the tokens that open its span, the tokens that close it, and a reader for the span"
     name = '' # the format, as errors name it
@@ -154,7 +154,7 @@ def dialect(cls):
     _DIALECTS = tuple(d for d in _DIALECTS if d.name != cls.name) + (cls(),)
     return cls
 
-# %% ../nbs/06_parse.ipynb #f4b5b7ef
+# %% ../nbs/06_parse.ipynb #7c0e86cc
 def _dialects(ds):
     "The dialects `ds` names (instances or names of registered ones); None: every registered one"
     if ds is None: return _DIALECTS
@@ -166,7 +166,7 @@ def _dialects(ds):
         res.append(d)
     return tuple(res)
 
-# %% ../nbs/06_parse.ipynb #d6991e42
+# %% ../nbs/06_parse.ipynb #7fd184b9
 class _Reader:
     "What a dialect's reader may use: the parser's limits, the known tools, and the readers of JSON, Python-style and untyped values"
     def __init__(self, parser, ctx, name, drv=None):
@@ -204,9 +204,10 @@ class _Reader:
         if py: sc._begin_py('tool_code', 0)
         sc.feed(body, final=True); sc.close()
         if not out: return [self.err('no tool call found', (start, start+len(body)), body)]
-        return [e if isinstance(e, ToolCall) else CallError(f'{self.name}: {e.reason}', e.span, e.text) for e in out]
+        why = lambda r: 'no tool call found' if r.startswith('no tool call found') else r  # the tag is this dialect's, not the scan's
+        return [e if isinstance(e, ToolCall) else CallError(f'{self.name}: {why(e.reason)}', e.span, e.text) for e in out]
 
-# %% ../nbs/06_parse.ipynb #23a10536
+# %% ../nbs/06_parse.ipynb #fde55d96
 def _prop(ctx, name, key):
     "The schema of parameter `key` of tool `name`, when `tools=` gave one"
     return ((ctx.props or {}).get(name) or {}).get(key)
@@ -230,7 +231,7 @@ def _untyped(v, schema=None):
         return v
     return _typed(v)
 
-# %% ../nbs/06_parse.ipynb #aa03eace
+# %% ../nbs/06_parse.ipynb #982873af
 _WRAP_L = r'(?:Action:|<tool_call>|<tool_calls>|\[TOOL_CALLS\](?:\s*[\w.\-]{1,64})?(?:\s*\[CALL_ID\]\s*\w{0,64})?(?:\s*\[ARGS\])?|<\|python_tag\|>|<\|tool_call\|>|<function_call>|functools|```[\w]{0,16}|<function_calls>|<TOOLCALL>|<\|action_start\|>|<\|plugin\|>)'
 _WRAP_R = re.compile(r'(?:\s*(?:</tool_call>|</tool_calls>|</function_calls>|</function>|```|<\|eom_id\|>|<\|eot_id\|>|</TOOLCALL>|<\|action_end\|>|;|,))*')
 
@@ -250,7 +251,7 @@ def _wrap_l(marker, words=()):
 
 _TAG_LEN = {'mistral': 12, 'hermes': 11, 'llama': 14} # the tag that opens a scan context with no call
 
-# %% ../nbs/06_parse.ipynb #40577f53
+# %% ../nbs/06_parse.ipynb #86c0acd0
 class _Driver:
     "One linear pass over text fed in chunks: the earliest start token of any dialect opens its span; prose between spans goes to the JSON scanner"
     def __init__(self, parser, ctx, handle, events=None, hook=None):
@@ -266,7 +267,7 @@ class _Driver:
         self.calls,self.errors,self.content,self.reasoning = [],[],[],[]
         self.announce = None  # `StreamParser`: events for what a dialect read
 
-# %% ../nbs/06_parse.ipynb #de1bdd7a
+# %% ../nbs/06_parse.ipynb #f46e470d
 @patch
 def result(self:_Driver, text):
     return ParseResult(self.calls[0] if self.calls else None, text, self.calls, self.errors, ''.join(self.content), ''.join(self.reasoning))
@@ -297,7 +298,7 @@ def _say(self:_Driver, kind, s):
     (self.content if kind == 'text' else self.reasoning).append(s)
     if self.events is not None: self.events.append(StreamEvent(kind, text=s))
 
-# %% ../nbs/06_parse.ipynb #df3c4d6e
+# %% ../nbs/06_parse.ipynb #d2fb5b47
 @patch
 def _settle(self:_Driver, final=False):
     "Move scanned prose into the content, without the calls cut from it; markup that may open a call waits (the 200 chars before a call hold its markup)"
@@ -351,7 +352,7 @@ def _trim(self:_Driver, n):
         if not self.plist[-1]: self.plist.pop()
         self.plen -= k; n -= k
 
-# %% ../nbs/06_parse.ipynb #01c677ab
+# %% ../nbs/06_parse.ipynb #db3bc944
 @patch
 def feed(self:_Driver, s, final=False):
     "Read chunk `s` (`final`: the last)"
@@ -411,7 +412,7 @@ def _in_span(self:_Driver, s, final):
     self.pstart = sp.start+len(text)
     return s
 
-# %% ../nbs/06_parse.ipynb #9ce4da71
+# %% ../nbs/06_parse.ipynb #32c7c432
 class _Span:
     "A dialect's span while its text comes in"
     def __init__(self, d, tok, start, pre=''):
@@ -424,7 +425,7 @@ def _closers(d, tok):
     ends,stops = d.close(tok)
     return set(ends), not ends and not stops, re.compile('|'.join(map(re.escape, sorted([*ends, *stops], key=len, reverse=True)))) if ends or stops else None
 
-# %% ../nbs/06_parse.ipynb #32f718a2
+# %% ../nbs/06_parse.ipynb #d3d2057a
 _TAGS = ['<tool_call>', '</tool_call>', '[TOOL_CALLS]', '<|python_tag|>', '<|eom_id|>', '<|eot_id|>', '<function_calls>', '```tool_code']
 _TERMS = ['<tool_call>', '</tool_call>', '<|python_tag|>', '<|eom_id|>', '<|eot_id|>', '```']
 _PY_ENDS = {'llama': ['<|eom_id|>', '<|eot_id|>', '<|python_tag|>', '<tool_call>', '</tool_call>'], 'tool_code': ['```']}
@@ -446,7 +447,7 @@ _xml_re = re.compile(r'<(?P<cl>/?)(?:\w+:)?(?P<tag>invoke|parameter|function_cal
 _xml_part = re.compile(r'''</?[\w:]{0,20}(?:\s+(?:n(?:a(?:m(?:e(?:\s*=\s*(?:["'][^"'<>\n]{0,64}["']?\s*)?)?)?)?)?)?|=[^<>\n]{0,64})?''')
 _fn_part = re.compile(r'<function=[^<>\n]{0,64}')
 
-# %% ../nbs/06_parse.ipynb #266f71ce
+# %% ../nbs/06_parse.ipynb #85dc3b9d
 @dataclass(slots=True)
 class _Item:
     kind:str # 'json', 'xml', 'py' (Python-style calls) or 'missing'
@@ -466,7 +467,7 @@ class _Item:
     started:bool=False # `StreamParser`: a 'start' event was sent
     idx:int|None=None # `StreamParser`: the call's index in the stream
 
-# %% ../nbs/06_parse.ipynb #a889ac1a
+# %% ../nbs/06_parse.ipynb #702cdae8
 class _NonFinite(ValueError): "A number JSON does not allow: NaN, Infinity, or too large for a float"
 
 def _constant(s): raise _NonFinite(f'{s} is not a JSON number')
@@ -512,8 +513,9 @@ def _dq_end(s:str, p:int):
             if p+n >= len(s) or (e.msg.startswith('Invalid') and e.pos < len(t)-6): return None
         n *= 4
 
-# %% ../nbs/06_parse.ipynb #559f32c9
+# %% ../nbs/06_parse.ipynb #c8113656
 _SLACK = 1024 # the fast path's window restarts once a span starts this far into it
+_REGION_TAG = {'hermes': '<tool_call>', 'llama': '<|python_tag|>'} # errors name the tag
 _IN_SPAN = ('code', 'dq', 'sq', 'sqend', 'py', 'after') # the modes in which a span is open
 
 @functools.lru_cache(maxsize=64)
@@ -575,7 +577,7 @@ class _Scanner:
         self.hold = i
         return True
 
-# %% ../nbs/06_parse.ipynb #8c1b4e8a
+# %% ../nbs/06_parse.ipynb #e83baca9
 @patch
 def _prose(self:_Scanner, text, p):
     if self.expect == 'mistral' and self.mistral_name is None:
@@ -641,7 +643,7 @@ def _begin_region(self:_Scanner, region, a): self.region,self.region_start,self.
 @patch
 def _end_region(self:_Scanner, a):
     if self.region != 'bare' and not self.payloads:
-        self.emit(_Item('missing', self.region, self.region_start, a, name='no tool call found after the tag'))
+        self.emit(_Item('missing', self.region, self.region_start, a, name=f'no tool call found after the {_REGION_TAG.get(self.region, "")} tag'))
     self.region = 'bare'
 
 @patch
@@ -659,7 +661,7 @@ def _payload(self:_Scanner):
     self.payloads += 1
     self.expect = None
 
-# %% ../nbs/06_parse.ipynb #6157a6ad
+# %% ../nbs/06_parse.ipynb #f720dce4
 @patch
 def _pytag(self:_Scanner, text, p):
     k = _ws_re.match(text, p).end()
@@ -685,7 +687,7 @@ def _py(self:_Scanner, text, p):
     self._end_span(m.start(), text)
     return m.end() if m.group() == '```' else m.start()
 
-# %% ../nbs/06_parse.ipynb #c98f02a9
+# %% ../nbs/06_parse.ipynb #60c63e18
 @patch
 def _start_span(self:_Scanner, text, i):
     self.sp = _Item('json', self._ctx(), self.base+i, name=self.mistral_name or None if self.expect=='mistral' else None)
@@ -763,7 +765,7 @@ def _after(self:_Scanner, text, p):
     self._end_span(p, text)
     return p
 
-# %% ../nbs/06_parse.ipynb #0509fe11
+# %% ../nbs/06_parse.ipynb #acff392e
 @patch
 def _code(self:_Scanner, text, p):
     while True:
@@ -838,7 +840,7 @@ def _sqend(self:_Scanner, text, p):
     self.mode = 'code' if text[k] in ',:}])' else 'sq'
     return p
 
-# %% ../nbs/06_parse.ipynb #ecf521b2
+# %% ../nbs/06_parse.ipynb #8bed3568
 @patch
 def _flush(self:_Scanner, text, stop):
     "Keep the text of an open span (up to the size cap) and the last significant character"
@@ -865,7 +867,7 @@ def _end_span(self:_Scanner, i, text):
     self.mistral_name = None
     self.emit(sp)
 
-# %% ../nbs/06_parse.ipynb #2f5126c1
+# %% ../nbs/06_parse.ipynb #8f3624a6
 @patch
 def _begin_xml(self:_Scanner, kind, a):
     self.mode,self.xml = 'xml',dict(kind=kind, call=None, param=None, start=a)
@@ -935,7 +937,7 @@ def _xml(self:_Scanner, text, p):
 
 # ---------------------------------------------------------------- interpretation
 
-# %% ../nbs/06_parse.ipynb #04f431a2
+# %% ../nbs/06_parse.ipynb #731295e8
 _NAME_KEYS = ('tool_name', 'tool', 'name')
 _ARG_KEYS = ('parameters', 'params', 'arguments', 'args', 'input')
 _META_KEYS = {'id', 'type', 'call_id', 'index'}
@@ -957,7 +959,7 @@ class _Ctx:
     def __init__(self, tools, repair_max, repair_left, props=None):
         self.tools,self.repair_max,self.repair_left,self.props = tools,repair_max,repair_left,props
 
-# %% ../nbs/06_parse.ipynb #e015eda4
+# %% ../nbs/06_parse.ipynb #11a4c130
 _key_re = re.compile(r'''\{\s*(?:"((?:[^"\\]|\\.){0,200})"|'((?:[^'\\]|\\.){0,200})'|([^\s:,{}\[\]"']{1,200}))''')
 
 def _has_empty(v):
@@ -995,7 +997,7 @@ def _load(s:str, ctx:_Ctx, repair:bool=True):
     if why := _suspect(s, v): return None, why
     return v, None
 
-# %% ../nbs/06_parse.ipynb #74dbd34d
+# %% ../nbs/06_parse.ipynb #3db9902e
 def _args(v, ctx:_Ctx):
     "Arguments `v` as a dict, or an error message"
     if v is None: return {}, None
@@ -1006,7 +1008,7 @@ def _args(v, ctx:_Ctx):
     if isinstance(v, dict): return v, None
     return None, f'arguments must be a JSON object, got {type(v).__name__}'
 
-# %% ../nbs/06_parse.ipynb #3961d97a
+# %% ../nbs/06_parse.ipynb #d59fb2bd
 def _to_call(d, lenient:bool, ctx:_Ctx):
     "A `ToolCall` from dict `d`, or (None, why); `why` is None when `d` is not call-like at all"
     if not isinstance(d, dict): return None, ('expected a JSON object with a tool name' if lenient else None)
@@ -1025,13 +1027,13 @@ def _to_call(d, lenient:bool, ctx:_Ctx):
     cid = d.get('id', d.get('call_id'))
     return ToolCall(name.strip(), params, cid if isinstance(cid, str) else None), None
 
-# %% ../nbs/06_parse.ipynb #fd7084b0
+# %% ../nbs/06_parse.ipynb #53932f04
 def _item_spans(s:str, start:int):
     "Spans of the items of JSON array `s` (at offset `start`) by `_decode`, or None when it does not parse strictly"
     try: return [(start+a, start+b) for a,b in _decode(s)[2]]
     except (ValueError, IndexError, RecursionError): return None
 
-# %% ../nbs/06_parse.ipynb #48ffe723
+# %% ../nbs/06_parse.ipynb #e494addc
 _dotted = re.compile(r'\s*(?:print\s*\(\s*)?(?:default_api\.|functions\.)?([^\W\d][\w.]{0,200})\s*\(')
 
 def _pycalls(s:str, start:int):
@@ -1043,7 +1045,7 @@ def _pycalls(s:str, start:int):
         res.append((dict(name=nm, arguments=c['arguments'], short=c['tool']), (start+a, start+b)))
     return res
 
-# %% ../nbs/06_parse.ipynb #a3739fac
+# %% ../nbs/06_parse.ipynb #5a65d95a
 def _params(t):
     "Parameter names of tool `t`, in order: from its JSON schema (Anthropic, OpenAI, Gemini, MCP, a `.schema`) or signature; None if unknown"
     if isinstance(t, dict):
@@ -1088,7 +1090,7 @@ def _tools(tools):
     "{name: parameter names or None} for `tools`"
     return None if tools is None else {nm: None if isinstance(t, str) else _params(t) for nm,t in _named_tools(tools)}
 
-# %% ../nbs/06_parse.ipynb #f6d45345
+# %% ../nbs/06_parse.ipynb #98c0961c
 def _is_py(it):
     "Whether scanned item `it` holds Python-style calls rather than JSON"
     return it.kind == 'py' or (it.kind == 'json' and _pythonic.match(it.text) is not None)
@@ -1111,7 +1113,7 @@ def _pair(out, heads):
         ends.append(range(i, k)); i = k
     return ends, left + list(range(i, len(heads)))
 
-# %% ../nbs/06_parse.ipynb #e19fadcd
+# %% ../nbs/06_parse.ipynb #51cf8e1e
 def _typed(v:str):
     "XML parameter value `v`, typed by JSON where it parses (NaN, Infinity and `1e999` stay strings)"
     try: return _dec.decode(v)
@@ -1126,7 +1128,7 @@ def _named(tc:ToolCall, ctx:_Ctx):
     except ValueError as e: return None, f'{tc.tool_name}: {e}'
     return tc, None
 
-# %% ../nbs/06_parse.ipynb #849a230c
+# %% ../nbs/06_parse.ipynb #8acba4bb
 @patch
 def _refuse(self:ToolCallParser, it):
     "Why item `it` is refused before any parsing, or None"
@@ -1184,7 +1186,7 @@ def _unlost(self:ToolCallParser, it, out, ctx, err):
     left = _pair(out, heads)[1] if heads else []
     return [err(f'not valid JSON, and repairing it would lose the call to {heads[left[0]][1]!r}')] if left else out
 
-# %% ../nbs/06_parse.ipynb #2b8eea4a
+# %% ../nbs/06_parse.ipynb #3bde9706
 _HEAD = 1025 # chars of an object's start in which the stream looks for a call's head
 
 class _Frame:
@@ -1192,7 +1194,7 @@ class _Frame:
     def __init__(self, start, depth): self.start,self.depth,self.adepth,self.head,self.hlen,self.next = start,depth,depth,[],0,32
     name=args_end=end=idx=None; started=done=False; sent=0
 
-# %% ../nbs/06_parse.ipynb #8a22498f
+# %% ../nbs/06_parse.ipynb #402dd5d7
 @patch
 def _announce(self:StreamParser, out):
     "Events for the calls and errors a dialect read from its span: each call whole"
@@ -1224,7 +1226,7 @@ def _end(self:StreamParser, tc, idx):
     except (ValueError, RecursionError): same = False
     self.events.append(StreamEvent('end', tool_name=tc.tool_name, text=json.dumps(tc.parameters), tool_call=tc, index=idx, repaired=not same))
 
-# %% ../nbs/06_parse.ipynb #21ab2609
+# %% ../nbs/06_parse.ipynb #955153c9
 @patch
 def span_start(self:StreamParser, sp):
     self.frames,self.active,self.pos,self.sp = [],[],sp.start,sp
@@ -1285,7 +1287,7 @@ def _sniff(self:StreamParser, f, s, p0, p1):
 def xml_start(self:StreamParser, it):
     if self._ok(it.name): it.started,it.idx = True,self._start(it.name)
 
-# %% ../nbs/06_parse.ipynb #835ce50f
+# %% ../nbs/06_parse.ipynb #ca5f284b
 @patch
 def _item(self:StreamParser, it):
     "Events for scanned item `it`: each started call ends in 'end' or 'error' (with its index), a call that had not started is sent whole"
@@ -1312,7 +1314,7 @@ def _error(self:StreamParser, e, frames):
     for f in frames: self.raw.pop(f.idx)
     self.events += [StreamEvent('error', tool_name=f.name, error=e, index=f.idx) for f in frames] or [StreamEvent('error', error=e)]
 
-# %% ../nbs/06_parse.ipynb #05b4fc55
+# %% ../nbs/06_parse.ipynb #05b2305b
 @dialect
 class _Reasoning(Dialect):
     "Reasoning between tags: DeepSeek R1, Qwen3, GLM, MiniMax (`<think>`), Seed-OSS (`<seed:think>`), Mistral Magistral (`[THINK]`), Command R7B (`<|START_THINKING|>`), Gemma 4 (`<|channel>thought`)"
@@ -1328,7 +1330,7 @@ class _Reasoning(Dialect):
         if tok == '<|channel>': s = re.sub(r'^(?:<\|channel>)*thought\n?', '', s)
         return [('reasoning', s.strip())] if s.strip() else []
 
-# %% ../nbs/06_parse.ipynb #85ae2d0c
+# %% ../nbs/06_parse.ipynb #a7571d41
 @dialect
 class _EndOfReasoning(Dialect):
     "A reasoning end with no start: the chat template opened the reasoning, so the text before it is reasoning and holds no call"
@@ -1338,7 +1340,7 @@ class _EndOfReasoning(Dialect):
     def strong(self, tok): return True
     def read(self, span, start, tok, rd): return [('lone', tok)]
 
-# %% ../nbs/06_parse.ipynb #607574c5
+# %% ../nbs/06_parse.ipynb #163c9bc5
 @dialect
 class _Noise(Dialect):
     "Turn and channel tokens that frame an answer (Command R, Gemma 4, GigaChat, Harmony): not shown, not calls"
@@ -1347,7 +1349,7 @@ class _Noise(Dialect):
               '<channel|>', '<|message_sep|>', '</s>', '<|end|>', '<|return|>', '<|call|>')
     def close(self, tok): return (), ()
 
-# %% ../nbs/06_parse.ipynb #523f3ee2
+# %% ../nbs/06_parse.ipynb #a48ece2c
 @dialect
 class _GigaChat(Dialect):
     "GigaChat 3: `function call<|role_sep|>` then one JSON call"
@@ -1363,7 +1365,7 @@ class _GigaChat(Dialect):
         if not isinstance(v, dict) or 'name' not in v or 'arguments' not in v: return [rd.err('expected {"name": ..., "arguments": {...}}', sp, span)]
         return [rd.call(v['name'], v['arguments'], sp, span)]
 
-# %% ../nbs/06_parse.ipynb #3fee58fa
+# %% ../nbs/06_parse.ipynb #a92c490f
 _JSON_TAGS = {'<tool_calls>': '</tool_calls>', '<TOOLCALL>': '</TOOLCALL>', '<longcat_tool_call>': '</longcat_tool_call>',
               '<|action_start|>': '<|action_end|>', '<|START_ACTION|>': '<|END_ACTION|>', '<|tool_call_start|>': '<|tool_call_end|>',
               '<|python_start|>': '<|python_end|>', '<seed:tool_call>': '</seed:tool_call>'}
@@ -1381,7 +1383,7 @@ class _Tagged(Dialect):
         rd.name = tok  # errors name the tag
         return rd.json(body, start+off, region=not body.lstrip().startswith('<function='))
 
-# %% ../nbs/06_parse.ipynb #e07d6923
+# %% ../nbs/06_parse.ipynb #9af0927f
 _DS_CALL = re.compile(r'<｜tool▁call▁begin｜>(.*?)<｜tool▁sep｜>(.*?)(?:<｜tool▁call▁end｜>|\Z)', re.S)
 _DS_FENCE = re.compile(r'\s*([^\n`]{1,200}?)\s*\n\s*```(?:json)?\s*(.*?)\s*(?:```\s*)?\Z', re.S)
 
@@ -1401,7 +1403,7 @@ class _DeepSeek(Dialect):
             out.append(rd.call(name, args, sp, m[0]))
         return out or [rd.err('no tool call found', (start, start+len(span)), span)]
 
-# %% ../nbs/06_parse.ipynb #627aae98
+# %% ../nbs/06_parse.ipynb #476686a1
 _INVOKE = re.compile(r'<(?:[\w｜]{1,20}:|｜DSML｜)?(?:invoke|function)\s+name\s*=\s*"([^"<>]{0,200})"\s*>(.*?)(?:</(?:[\w｜]{1,20}:|｜DSML｜)?(?:invoke|function)>|\Z)', re.S)
 _PARAM = re.compile(r'<(?:[\w｜]{1,20}:|｜DSML｜)?(?:parameter|param)\s+name\s*=\s*"([^"<>]{0,200})"(?:\s+string\s*=\s*"(true|false)")?\s*>(<!\[CDATA\[.*?\]\]>|.*?)(?:</(?:[\w｜]{1,20}:|｜DSML｜)?(?:parameter|param)>|\Z)', re.S)
 
@@ -1427,7 +1429,7 @@ class _Invoke(Dialect):
     def strong(self, tok): return True
     def read(self, span, start, tok, rd): return _invokes(span, start, rd)
 
-# %% ../nbs/06_parse.ipynb #ab910657
+# %% ../nbs/06_parse.ipynb #2fe5fb1d
 @dialect
 class _MiniCPM(Dialect):
     "MiniCPM: `<function name=...>` with `<param name=...>` elements"
@@ -1436,7 +1438,7 @@ class _MiniCPM(Dialect):
     def close(self, tok): return ('</function>',), ()
     def read(self, span, start, tok, rd): return _invokes(span, start, rd)
 
-# %% ../nbs/06_parse.ipynb #b232927f
+# %% ../nbs/06_parse.ipynb #36cee0b4
 _GLM_NAME = r'<tool_call>\s*([^\s<>{}\[\]"\'\\]{1,200})(?:\s|\\n)*'
 _GLM_HEAD,_GLM_CUT = re.compile(_GLM_NAME + '(?:<arg_key>|</tool_call>)'),re.compile(_GLM_NAME)
 _GLM_ARG = re.compile(r'<arg_key>(.*?)</arg_key>(?:\s|\\n)*<arg_value>(.*?)(?:</arg_value>|\Z)', re.S)
@@ -1457,7 +1459,7 @@ class _GLM(Dialect):
         return [rd.call(name, {m[1].strip(): _untyped(m[2], _prop(rd.ctx, name, m[1].strip())) for m in _GLM_ARG.finditer(span)},
                         (start, start+len(span)), span)]
 
-# %% ../nbs/06_parse.ipynb #d5dd2140
+# %% ../nbs/06_parse.ipynb #65cfceed
 _KIMI = re.compile(r'<\|tool_call_begin\|>\s*(?:functions\.)?([^\s<>:]{1,200}?)(?::\d+)?\s*<\|tool_call_argument_begin\|>(.*?)(?:<\|tool_call_end\|>|(?=<\|tool_call_begin\|>)|\Z)', re.S)
 
 @dialect
@@ -1470,7 +1472,7 @@ class _Kimi(Dialect):
         out = [rd.call(m[1], m[2].strip(), (start+m.start(), start+m.end()), m[0]) for m in _KIMI.finditer(span)]
         return out or [rd.err('no tool call found', (start, start+len(span)), span)]
 
-# %% ../nbs/06_parse.ipynb #b5fe101c
+# %% ../nbs/06_parse.ipynb #5b551d5e
 _G4_STR = re.compile(r'<\|"\|>(.*?)(?:<\|"\|>|\Z)', re.S)
 _G4_KEY = re.compile(r'([{,]\s*)([A-Za-z_][\w.\-]*)\s*:')
 
@@ -1491,7 +1493,7 @@ class _Gemma4(Dialect):
         body = re.sub(r'\x00(\d+)\x00', lambda k: strs[int(k[1])], body)
         return [rd.call(m[1], body, sp, span)]
 
-# %% ../nbs/06_parse.ipynb #f5bf0746
+# %% ../nbs/06_parse.ipynb #8766e577
 _H_TO = re.compile(r'\bto=([^\s<]{1,200})')
 _H_CHANNEL = re.compile(r'<\|channel\|>\s*(\w+)')
 
@@ -1512,7 +1514,7 @@ class _Harmony(Dialect):
         if (to and to[1] != 'assistant') or not sep: return []  # a built-in tool (python, browser): neither a call nor content
         return [('reasoning' if ch and ch[-1] == 'analysis' else 'text', body)]
 
-# %% ../nbs/06_parse.ipynb #992f02ca
+# %% ../nbs/06_parse.ipynb #88e71606
 @dialect
 class _Apertus(Dialect):
     "Apertus: `<|tools_prefix|>[{\"name\": {arguments}}]<|tools_suffix|>`"
@@ -1526,7 +1528,7 @@ class _Apertus(Dialect):
         out = [rd.call(*next(iter(d.items())), sp, span) for d in (v if isinstance(v, list) else [v]) if isinstance(d, dict) and len(d) == 1]
         return out or [rd.err('expected [{"name": {arguments}}]', sp, span)]
 
-# %% ../nbs/06_parse.ipynb #f351baf1
+# %% ../nbs/06_parse.ipynb #f7b3632d
 @dialect
 class _PyTagged(Dialect):
     "OLMo 3: Python-style calls, one a line, in `<function_calls>`"
@@ -1538,7 +1540,7 @@ class _PyTagged(Dialect):
     def strong(self, tok): return False
     def read(self, span, start, tok, rd): return rd.json(span[len(tok):].removesuffix('</function_calls>'), start+len(tok), region=False, py=True)
 
-# %% ../nbs/06_parse.ipynb #411f9025
+# %% ../nbs/06_parse.ipynb #00e50310
 @dialect
 class _Functionary(Dialect):
     "Functionary v3.1 and Llama 3.1 with custom functions: `<function=name>{json}</function>`"
