@@ -23,7 +23,7 @@ def _need_mcp():
     except ImportError: raise ImportError('the MCP bridge needs the mcp extra: pip install "fncall[mcp]"') from None
     return mcp_types
 
-# %% ../nbs/08_mcp.ipynb #2402a833
+# %% ../nbs/08_mcp.ipynb #9cca273f
 _HINTS = ('readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint')
 
 def tool_info(
@@ -79,7 +79,7 @@ def mcp_server(
         return _typed(nm, res, outs.get(nm))
     return Server(name, version=version, lifespan=_lifespan, on_list_tools=list_tools, on_call_tool=call_tool)
 
-# %% ../nbs/08_mcp.ipynb #f6e31d35
+# %% ../nbs/08_mcp.ipynb #5419335d
 def _result(text, err=False, structured=None):
     types = _need_mcp()
     return types.CallToolResult(content=[types.TextContent(type='text', text=text)], isError=err, structuredContent=structured)
@@ -99,7 +99,7 @@ def _typed(nm, res, out):
         msg = f"{type(e).__name__}: {e}"
         return _result(f"Error: tool {nm!r} returned a result that can't be sent: {msg[:500]}", True)
 
-# %% ../nbs/08_mcp.ipynb #b510e76d
+# %% ../nbs/08_mcp.ipynb #0d239bb3
 async def _beating(ctx, work, every, total=None):
     "Await `work`, sending the client a progress notification every `every` seconds if it asked for them"
     import anyio
@@ -115,7 +115,7 @@ async def _beating(ctx, work, every, total=None):
         try: return await work
         finally: tg.cancel_scope.cancel()
 
-# %% ../nbs/08_mcp.ipynb #7e099220
+# %% ../nbs/08_mcp.ipynb #64e24c24
 def _python_doc(code:str, # Python code to run
                ):
     "Executes python `code` and returns what it printed and the repr of its final expression (similar to IPython); variables, imports and functions persist between calls of this session."
@@ -158,7 +158,7 @@ async def _run_python(ctx, args, make, every):
     except (Exception, SystemExit) as e: return _result(_model_err('python', e), True)
     return _result(str(res), res.status != 'ok')
 
-# %% ../nbs/08_mcp.ipynb #65b61eaf
+# %% ../nbs/08_mcp.ipynb #4c96506e
 class _InProcess:
     "The python tool in the server's own process: one namespace, results shown as the `Sandbox` shows them"
     def __init__(self, timeout, max_output=20_000): self.timeout, self.max_output, self.ns = timeout, max_output, {'__name__': '__fncall__'}
@@ -188,7 +188,7 @@ def serve(
         async with stdio_server() as (r, w): await srv.run(r, w, srv.create_initialization_options())
     anyio.run(run)
 
-# %% ../nbs/08_mcp.ipynb #26718c1a
+# %% ../nbs/08_mcp.ipynb #a5eb3e90
 def _address(spec):
     "(host, port) of `[HOST:]PORT` (an IPv6 host in brackets); the host 127.0.0.1 if not given"
     host, _, port = spec.rpartition(':')
@@ -359,7 +359,8 @@ def _parser():
     s.add_argument('--max-sessions', type=int, default=16, help='most HTTP sessions open at once, each with its own python sandbox (default 16)')
     s.add_argument('--idle-timeout', type=float, default=1800, help='seconds before an idle HTTP session is closed (default 1800)')
     c = sub.add_parser('schema', help="print a function's tool schema as JSON")
-    c.add_argument('func', help='module:function')
+    c.add_argument('func', help='module:function, or path/to/file.py:function')
+    c.add_argument('--cwd', help='directory to import modules from')
     c.add_argument('--provider', default='anthropic', help='anthropic, openai, responses, gemini or mcp (default anthropic)')
     c.add_argument('--strict', action='store_true', help='OpenAI strict mode')
     return p
@@ -385,7 +386,7 @@ def main(argv=None):
     "The `fncall` command"
     args = _parser().parse_args(argv)
     try:
-        if getattr(args, 'cwd', None):
+        if args.cwd:
             try: os.chdir(args.cwd)
             except OSError as e: raise _Usage(f"--cwd {args.cwd!r}: {e.strerror}")
         if os.getcwd() not in sys.path: sys.path.insert(0, os.getcwd())

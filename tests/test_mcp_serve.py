@@ -81,7 +81,6 @@ def test_python_failures_are_errors(mode):
     assert [e for e,_ in res.values()] == [False]*6 + [True]*2
     assert res['"after"'][1] == "'after'" and res['True'][1] == 'True' and res["{'a': 1}"][1] == "{'a': 1}" and res['print("hi")\n3'][1] == 'hi\n3'
     assert res['1/0'][1].endswith('ZeroDivisionError: division by zero') and res['undefined_name'][1].endswith("NameError: name 'undefined_name' is not defined")
-    test_python_failures_are_errors.seen = getattr(test_python_failures_are_errors, 'seen', {}) | {mode: res}
 
 def test_sandbox_and_in_process_show_the_same():
     "The two modes give the same text for the same code (the stderr line aside: in-process code's stderr is the server's own)"
@@ -179,3 +178,9 @@ def test_inspector_cli():
     p = subprocess.run(base + ['--method', 'tools/call', '--tool-name', 'add', '--tool-arg', 'a=2'], cwd=HERE, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)['structuredContent'] == {'result': 3}
+
+def test_import_is_light():
+    "`import fncall` does not import the mcp SDK (it would take most of the import time); the bridge imports it when used"
+    p = subprocess.run([sys.executable, '-c', "import sys, fncall; print('mcp' in sys.modules, 'mcp_types' in sys.modules, 'anyio' in sys.modules)"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.stdout.split() == ['False', 'False', 'False'], p.stdout + p.stderr
