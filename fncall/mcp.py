@@ -23,7 +23,7 @@ def _need_mcp():
     except ImportError: raise ImportError('the MCP bridge needs the mcp extra: pip install "fncall[mcp]"') from None
     return mcp_types
 
-# %% ../nbs/08_mcp.ipynb #e1531ea3
+# %% ../nbs/08_mcp.ipynb #45942e73
 _HINTS = ('readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint')
 
 def tool_info(
@@ -79,7 +79,7 @@ def mcp_server(
         return _typed(nm, res, outs.get(nm))
     return Server(name, version=version, lifespan=_lifespan, on_list_tools=list_tools, on_call_tool=call_tool)
 
-# %% ../nbs/08_mcp.ipynb #5a4bb3c7
+# %% ../nbs/08_mcp.ipynb #255ffe29
 def _result(text, err=False, structured=None):
     types = _need_mcp()
     return types.CallToolResult(content=[types.TextContent(type='text', text=text)], isError=err, structuredContent=structured)
@@ -99,7 +99,7 @@ def _typed(nm, res, out):
         msg = f"{type(e).__name__}: {e}"
         return _result(f"Error: tool {nm!r} returned a result that can't be sent: {msg[:500]}", True)
 
-# %% ../nbs/08_mcp.ipynb #14baa302
+# %% ../nbs/08_mcp.ipynb #766606f4
 async def _beating(ctx, work, every, total=None):
     "Await `work`, sending the client a progress notification every `every` seconds if it asked for them"
     import anyio
@@ -115,7 +115,7 @@ async def _beating(ctx, work, every, total=None):
         try: return await work
         finally: tg.cancel_scope.cancel()
 
-# %% ../nbs/08_mcp.ipynb #35718182
+# %% ../nbs/08_mcp.ipynb #98eb4bfc
 def _python_doc(code:str, # Python code to run
                ):
     "Executes python `code` and returns what it printed and the repr of its final expression (similar to IPython); variables, imports and functions persist between calls of this session."
@@ -158,7 +158,7 @@ async def _run_python(ctx, args, make, every):
     except (Exception, SystemExit) as e: return _result(_model_err('python', e), True)
     return _result(str(res), res.status != 'ok')
 
-# %% ../nbs/08_mcp.ipynb #5efb1eb9
+# %% ../nbs/08_mcp.ipynb #170c3c80
 class _InProcess:
     "The python tool in the server's own process: one namespace, results shown as the `Sandbox` shows them"
     def __init__(self, timeout, max_output=20_000): self.timeout, self.max_output, self.ns = timeout, max_output, {'__name__': '__fncall__'}
@@ -188,7 +188,7 @@ def serve(
         async with stdio_server() as (r, w): await srv.run(r, w, srv.create_initialization_options())
     anyio.run(run)
 
-# %% ../nbs/08_mcp.ipynb #4312befb
+# %% ../nbs/08_mcp.ipynb #1a0fd3ab
 def _address(spec):
     "(host, port) of `[HOST:]PORT` (an IPv6 host in brackets); the host 127.0.0.1 if not given"
     host, _, port = spec.rpartition(':')
@@ -256,9 +256,9 @@ async def mcp_tools(
     "The tools of MCP `session` as Python functions"
     async def dispatch(name, /, **kwargs):  # positional-only: a tool may have a parameter called `name`
         o = {'timeout': timeout, 'progress': progress} | _opts.get()
-        try: res = await session.call_tool(name, kwargs, read_timeout_seconds=o['timeout'], progress_callback=o['progress'])
+        try: res = await session.call_tool(name, kwargs, read_timeout_seconds=o['timeout'], progress_callback=_async(o['progress']))
         except Exception as e:
-            if o['timeout'] is not None and 'timed out' in str(e).lower() or isinstance(e, TimeoutError):
+            if getattr(getattr(e, 'error', None), 'code', None) == _need_mcp().REQUEST_TIMEOUT:  # the SDK has told the server to cancel it
                 raise TimeoutError(f"MCP tool {name!r} did not answer within {o['timeout']} s") from None
             raise
         content = _get(res, 'content') or []
@@ -274,6 +274,12 @@ async def mcp_tools(
         if cursor in seen: raise RuntimeError(f"The MCP server gave the tool list cursor {cursor!r} twice: its listing would never end")
         seen.add(cursor)
     return [_remote(dispatch, t) for t in tools]
+
+def _async(f):
+    "Progress callback `f` as the SDK wants it, a coroutine function (None stays None)"
+    if f is None or inspect.iscoroutinefunction(f): return f
+    async def cb(progress, total, message): f(progress, total, message)
+    return cb
 
 def _remote(dispatch, t):
     "Tool `t` as a function: its output schema as the return annotation, its title and annotations kept, `options` for one call's timeout and progress"

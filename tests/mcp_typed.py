@@ -4,7 +4,7 @@ from typing import TypedDict
 from pydantic import BaseModel
 from fncall.mcp import tool_info
 
-__all__ = ['add', 'ratio', 'stats', 'movie', 'flip', 'shift', 'evens', 'shout', 'nothing', 'untyped']
+__all__ = ['add', 'ratio', 'stats', 'movie', 'flip', 'shift', 'evens', 'shout', 'nothing', 'untyped', 'liar', 'deep']
 
 @dataclass
 class DPt:
@@ -60,3 +60,13 @@ def nothing()->None:
 def untyped(x:int):
     "No return annotation"
     return DPt(x, x)
+
+def liar()->int:
+    "Says it returns an int"
+    return 'not a number'
+
+def deep(n:int):
+    "A list nested n deep"
+    x = []
+    for _ in range(n): x = [x]
+    return x
