@@ -23,7 +23,7 @@ def _need_mcp():
     except ImportError: raise ImportError('the MCP bridge needs the mcp extra: pip install "fncall[mcp]"') from None
     return mcp_types
 
-# %% ../nbs/08_mcp.ipynb #45942e73
+# %% ../nbs/08_mcp.ipynb #0bd20d15
 _HINTS = ('readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint')
 
 def tool_info(
@@ -79,7 +79,7 @@ def mcp_server(
         return _typed(nm, res, outs.get(nm))
     return Server(name, version=version, lifespan=_lifespan, on_list_tools=list_tools, on_call_tool=call_tool)
 
-# %% ../nbs/08_mcp.ipynb #255ffe29
+# %% ../nbs/08_mcp.ipynb #2cef4d44
 def _result(text, err=False, structured=None):
     types = _need_mcp()
     return types.CallToolResult(content=[types.TextContent(type='text', text=text)], isError=err, structuredContent=structured)
@@ -99,7 +99,7 @@ def _typed(nm, res, out):
         msg = f"{type(e).__name__}: {e}"
         return _result(f"Error: tool {nm!r} returned a result that can't be sent: {msg[:500]}", True)
 
-# %% ../nbs/08_mcp.ipynb #766606f4
+# %% ../nbs/08_mcp.ipynb #373b1119
 async def _beating(ctx, work, every, total=None):
     "Await `work`, sending the client a progress notification every `every` seconds if it asked for them"
     import anyio
@@ -115,7 +115,7 @@ async def _beating(ctx, work, every, total=None):
         try: return await work
         finally: tg.cancel_scope.cancel()
 
-# %% ../nbs/08_mcp.ipynb #98eb4bfc
+# %% ../nbs/08_mcp.ipynb #f938e580
 def _python_doc(code:str, # Python code to run
                ):
     "Executes python `code` and returns what it printed and the repr of its final expression (similar to IPython); variables, imports and functions persist between calls of this session."
@@ -158,7 +158,7 @@ async def _run_python(ctx, args, make, every):
     except (Exception, SystemExit) as e: return _result(_model_err('python', e), True)
     return _result(str(res), res.status != 'ok')
 
-# %% ../nbs/08_mcp.ipynb #170c3c80
+# %% ../nbs/08_mcp.ipynb #1e66074f
 class _InProcess:
     "The python tool in the server's own process: one namespace, results shown as the `Sandbox` shows them"
     def __init__(self, timeout, max_output=20_000): self.timeout, self.max_output, self.ns = timeout, max_output, {'__name__': '__fncall__'}
@@ -188,7 +188,7 @@ def serve(
         async with stdio_server() as (r, w): await srv.run(r, w, srv.create_initialization_options())
     anyio.run(run)
 
-# %% ../nbs/08_mcp.ipynb #1a0fd3ab
+# %% ../nbs/08_mcp.ipynb #3681f2cc
 def _address(spec):
     "(host, port) of `[HOST:]PORT` (an IPv6 host in brackets); the host 127.0.0.1 if not given"
     host, _, port = spec.rpartition(':')
