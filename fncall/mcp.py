@@ -8,7 +8,7 @@ Docs: https://fncall.github.io/fncall/mcp.html.md"""
 __all__ = ['tool_info', 'mcp_server', 'serve', 'mcp_tools']
 
 # %% ../nbs/08_mcp.ipynb #3ac156a8
-import argparse, contextlib, contextvars, functools, hashlib, hmac, importlib, importlib.util, inspect, io, ipaddress, json, os, socket, sys, time
+import argparse, contextlib, contextvars, functools, hashlib, hmac, importlib, importlib.util, inspect, io, ipaddress, json, os, shlex, socket, sys, time
 from . import __version__
 from .schema import get_schema
 from .call import mk_ns, call_func_async, _model_err
@@ -23,7 +23,7 @@ def _need_mcp():
     except ImportError: raise ImportError('the MCP bridge needs the mcp extra: pip install "fncall[mcp]"') from None
     return mcp_types
 
-# %% ../nbs/08_mcp.ipynb #0bd20d15
+# %% ../nbs/08_mcp.ipynb #f629d9e4
 _HINTS = ('readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint')
 
 def tool_info(
@@ -79,7 +79,7 @@ def mcp_server(
         return _typed(nm, res, outs.get(nm))
     return Server(name, version=version, lifespan=_lifespan, on_list_tools=list_tools, on_call_tool=call_tool)
 
-# %% ../nbs/08_mcp.ipynb #2cef4d44
+# %% ../nbs/08_mcp.ipynb #716a4383
 def _result(text, err=False, structured=None):
     types = _need_mcp()
     return types.CallToolResult(content=[types.TextContent(type='text', text=text)], isError=err, structuredContent=structured)
@@ -99,7 +99,7 @@ def _typed(nm, res, out):
         msg = f"{type(e).__name__}: {e}"
         return _result(f"Error: tool {nm!r} returned a result that can't be sent: {msg[:500]}", True)
 
-# %% ../nbs/08_mcp.ipynb #373b1119
+# %% ../nbs/08_mcp.ipynb #5b19452d
 async def _beating(ctx, work, every, total=None):
     "Await `work`, sending the client a progress notification every `every` seconds if it asked for them"
     import anyio
@@ -115,7 +115,7 @@ async def _beating(ctx, work, every, total=None):
         try: return await work
         finally: tg.cancel_scope.cancel()
 
-# %% ../nbs/08_mcp.ipynb #f938e580
+# %% ../nbs/08_mcp.ipynb #1170d53c
 def _python_doc(code:str, # Python code to run
                ):
     "Executes python `code` and returns what it printed and the repr of its final expression (similar to IPython); variables, imports and functions persist between calls of this session."
@@ -138,8 +138,9 @@ async def _runner(ctx, make):
 async def _close(r):
     "Stop runner `r`'s work in progress, if it can, and close it"
     import anyio
-    if (c := getattr(r, 'cancel', None)): c()
-    with anyio.CancelScope(shield=True): await anyio.to_thread.run_sync(r.close)
+    with anyio.CancelScope(shield=True):
+        if (c := getattr(r, 'cancel', None)): await anyio.to_thread.run_sync(c)
+        await anyio.to_thread.run_sync(r.close)
 
 @contextlib.asynccontextmanager
 async def _lifespan(srv):
@@ -153,12 +154,13 @@ async def _run_python(ctx, args, make, every):
     def python(code:str): return r.run(code)
     try: res = await _beating(ctx, call_func_async(python, args), every, getattr(r, 'timeout', None))
     except anyio.get_cancelled_exc_class():
-        if (c := getattr(r, 'cancel', None)): c()  # the client cancelled: stop the code, so the next call need not wait for it
+        if (c := getattr(r, 'cancel', None)):  # the client cancelled: stop the code, so the next call need not wait for it
+            with anyio.CancelScope(shield=True): await anyio.to_thread.run_sync(c)
         raise
     except (Exception, SystemExit) as e: return _result(_model_err('python', e), True)
     return _result(str(res), res.status != 'ok')
 
-# %% ../nbs/08_mcp.ipynb #1e66074f
+# %% ../nbs/08_mcp.ipynb #9b758085
 class _InProcess:
     "The python tool in the server's own process: one namespace, results shown as the `Sandbox` shows them"
     def __init__(self, timeout, max_output=20_000): self.timeout, self.max_output, self.ns = timeout, max_output, {'__name__': '__fncall__'}
@@ -188,7 +190,7 @@ def serve(
         async with stdio_server() as (r, w): await srv.run(r, w, srv.create_initialization_options())
     anyio.run(run)
 
-# %% ../nbs/08_mcp.ipynb #3681f2cc
+# %% ../nbs/08_mcp.ipynb #bbe2b35e
 def _address(spec):
     "(host, port) of `[HOST:]PORT` (an IPv6 host in brackets); the host 127.0.0.1 if not given"
     host, _, port = spec.rpartition(':')
@@ -383,7 +385,7 @@ def _serve_cmd(args):
     py = None if args.no_python else _python_tool(args.in_process, args.timeout, args.memory_mb)
     if not ns and py is None: raise _Usage("nothing to serve (give module:function names, or drop --no-python)")
     if args.http is None and sys.stdin.isatty():
-        cmd = ' '.join(['fncall', *sys.argv[1:]]) if sys.argv[1:2] == ['serve'] else 'fncall serve ...'
+        cmd = shlex.join(['fncall', *sys.argv[1:]]) if sys.argv[1:2] == ['serve'] else 'fncall serve ...'
         print(f"fncall: waiting for an MCP client on stdin (Ctrl-D to quit); try it: npx @modelcontextprotocol/inspector {cmd}", file=sys.stderr, flush=True)
     serve(ns, args.name, py, args.http, args.token, args.max_sessions, args.idle_timeout)
 

@@ -9,6 +9,22 @@ from mcp.client.session import ClientSession
 HERE = Path(__file__).parent
 FNCALL = str(Path(sys.executable).parent/'fncall')
 
+class URL(str):
+    "A server's URL, and the process id of the server"
+    def __new__(cls, url, pid): (o := super().__new__(cls, url)).pid = pid; return o
+
+def descendants(pid):
+    "Process ids of the live (not zombie) descendants of process `pid`"
+    kids = {}
+    for d in os.listdir('/proc'):
+        if not d.isdigit(): continue
+        try: st = open(f'/proc/{d}/stat').read().rsplit(')', 1)[1].split()
+        except OSError: continue
+        if st[0] != 'Z': kids.setdefault(int(st[1]), []).append(int(d))
+    res, todo = [], [pid]
+    while todo: res += (ks := kids.get(todo.pop(), [])); todo += ks
+    return res
+
 @contextlib.contextmanager
 def http_server(*args, env=None, timeout=30):
     "Run `fncall serve --http 0 *args`; yield its URL (read from the line it prints); stop it after"
@@ -19,7 +35,7 @@ def http_server(*args, env=None, timeout=30):
         while time.monotonic() < end and not (m := re.search(r'(http://\S+/mcp)', line)):
             if not (line := p.stderr.readline()) and p.poll() is not None: raise RuntimeError(f'fncall serve --http exited: {p.returncode}')
         if not m: raise TimeoutError('fncall serve --http printed no URL')
-        yield m.group(1)
+        yield URL(m.group(1), p.pid)
     finally:
         p.terminate()
         try: p.wait(10)

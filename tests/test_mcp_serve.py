@@ -4,7 +4,9 @@ import anyio, httpx2, pytest
 from mcp.client.client import Client
 from mcp.server.mcpserver import MCPServer
 import fncall, mcp_typed
-from mcp_serve import HERE, FNCALL, http_server, http_session, stdio_session, text
+from mcp.client.streamable_http import streamable_http_client
+from mcp.client.session import ClientSession
+from mcp_serve import HERE, FNCALL, descendants, http_server, http_session, stdio_session, text
 
 CALLS = dict(add={'a': 2}, ratio={'a': 1, 'b': 4}, stats={'xs': [1, 2]}, movie={'title': 'X', 'year': 1999}, flip={'x': 1, 'y': 2},
              shift={'x': 1, 'y': 2}, evens={'n': 5}, shout={'s': 'hi'}, nothing={}, untyped={'x': 1})
@@ -195,3 +197,16 @@ def test_results_that_cannot_be_sent():
         assert text(await s.call_tool('deep', {'n': 2})) == '[[[]]]'
         assert (await s.call_tool('add', {'a': 1})).structured_content == {'result': 2}
     _drive('stdio', ['mcp_typed', '--no-python'], go)
+
+def test_http_idle_session_closed():
+    "An HTTP session idle for --idle-timeout seconds is closed, and its python sandbox with it"
+    async def go(url):
+        async with httpx2.AsyncClient(timeout=httpx2.Timeout(60)) as hc:
+            async with streamable_http_client(url, http_client=hc, terminate_on_close=False) as (r, w), ClientSession(r, w) as s:  # left open, not ended
+                await s.initialize()
+                assert text(await s.call_tool('python', {'code': '1+1'})) == '2'
+            assert descendants(url.pid)  # the session's sandbox
+            end = time.monotonic() + 20
+            while time.monotonic() < end and descendants(url.pid): await anyio.sleep(0.2)
+            assert not descendants(url.pid)
+    with http_server('--idle-timeout', '1') as url: anyio.run(go, url)
