@@ -128,6 +128,9 @@ def test_http_token():
         with pytest.raises(BaseException): # the SDK's client gives up on a 401
             async with http_session(url, token='wrong') as s: pass
     with http_server('mcp_typed', '--no-python', env={'FNCALL_TOKEN': 'sesame'}) as url: anyio.run(go, url)
+    with http_server('mcp_typed', '--no-python', '--http', '0.0.0.0:0', '--token', 'sesame') as url:  # beyond loopback, with a token
+        assert url.startswith('http://0.0.0.0:')
+        anyio.run(go, url)
 
 def test_http_refuses_the_network_without_a_token():
     env = {k: v for k, v in os.environ.items() if k != 'FNCALL_TOKEN'}
@@ -210,3 +213,16 @@ def test_http_idle_session_closed():
             while time.monotonic() < end and descendants(url.pid): await anyio.sleep(0.2)
             assert not descendants(url.pid)
     with http_server('--idle-timeout', '1') as url: anyio.run(go, url)
+
+@pytest.mark.parametrize('transport', ['stdio', 'http'])
+def test_cancel_stops_the_code(transport):
+    "A call the client cancels (`notifications/cancelled`) stops its code: the next call answers at once, not when the old one would have ended"
+    async def go(s):
+        assert text(await s.call_tool('python', {'code': 'x = 1'})) == ''
+        with anyio.move_on_after(1): await s.call_tool('python', {'code': 'import time\ntime.sleep(20)\nx = 2'})
+        t0 = time.monotonic()
+        r = await s.call_tool('python', {'code': 'x'})
+        return time.monotonic() - t0, r
+    took, r = _drive(transport, ['--timeout', '30'], go)
+    assert took < 5, took
+    assert not r.is_error or 'state was reset' in text(r), text(r)  # x is still 1, unless stopping the code cost the namespace
