@@ -23,7 +23,7 @@ def _need_mcp():
     except ImportError: raise ImportError('the MCP bridge needs the mcp extra: pip install "fncall[mcp]"') from None
     return mcp_types
 
-# %% ../nbs/08_mcp.ipynb #b6b4d0ed
+# %% ../nbs/08_mcp.ipynb #f53a59ac
 _HINTS = ('readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint')
 
 def tool_info(
@@ -79,7 +79,7 @@ def mcp_server(
         return _typed(nm, res, outs.get(nm))
     return Server(name, version=version, lifespan=_lifespan, on_list_tools=list_tools, on_call_tool=call_tool)
 
-# %% ../nbs/08_mcp.ipynb #f326669b
+# %% ../nbs/08_mcp.ipynb #4c1c675f
 def _result(text, err=False, structured=None):
     types = _need_mcp()
     return types.CallToolResult(content=[types.TextContent(type='text', text=text)], isError=err, structuredContent=structured)
@@ -99,7 +99,7 @@ def _typed(nm, res, out):
         msg = f"{type(e).__name__}: {e}"
         return _result(f"Error: tool {nm!r} returned a result that can't be sent: {msg[:500]}", True)
 
-# %% ../nbs/08_mcp.ipynb #e228285e
+# %% ../nbs/08_mcp.ipynb #3c709b10
 async def _beating(ctx, work, every, total=None):
     "Await `work`, sending the client a progress notification every `every` seconds if it asked for them"
     import anyio
@@ -115,7 +115,7 @@ async def _beating(ctx, work, every, total=None):
         try: return await work
         finally: tg.cancel_scope.cancel()
 
-# %% ../nbs/08_mcp.ipynb #038fecf5
+# %% ../nbs/08_mcp.ipynb #1ed77ee8
 def _python_doc(code:str, # Python code to run
                ):
     "Executes python `code` and returns what it printed and the repr of its final expression (similar to IPython); variables, imports and functions persist between calls of this session."
@@ -160,7 +160,7 @@ async def _run_python(ctx, args, make, every):
     except (Exception, SystemExit) as e: return _result(_model_err('python', e), True)
     return _result(str(res), res.status != 'ok')
 
-# %% ../nbs/08_mcp.ipynb #ac119240
+# %% ../nbs/08_mcp.ipynb #cbd0c217
 class _InProcess:
     "The python tool in the server's own process: one namespace, results shown as the `Sandbox` shows them"
     def __init__(self, timeout, max_output=20_000): self.timeout, self.max_output, self.ns = timeout, max_output, {'__name__': '__fncall__'}
@@ -190,7 +190,7 @@ def serve(
         async with stdio_server() as (r, w): await srv.run(r, w, srv.create_initialization_options())
     anyio.run(run)
 
-# %% ../nbs/08_mcp.ipynb #54884953
+# %% ../nbs/08_mcp.ipynb #80791b3a
 def _address(spec):
     "(host, port) of `[HOST:]PORT` (an IPv6 host in brackets); the host 127.0.0.1 if not given"
     host, _, port = spec.rpartition(':')
