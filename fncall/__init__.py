@@ -9,3 +9,4 @@ from .pycall import *
 from .parse import *
 from .tools import *
 from .mcp import *
+from .loop import *
