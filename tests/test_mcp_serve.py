@@ -170,19 +170,26 @@ def test_terminal_hint():
     os.kill(pid, 9); os.waitpid(pid, 0)
     assert b'waiting for an MCP client' in out and b'@modelcontextprotocol/inspector' in out, out
 
-def test_inspector_cli():
-    "The MCP Inspector's command line lists and calls the tools (where npx and the package can be had)"
+def _inspector(target, *args):
+    "What the MCP Inspector's command line prints for `args` against `target` (skips where npx or the Inspector can't be had)"
     if not shutil.which('npx'): pytest.skip('npx is not installed')
-    base = ['npx', '-y', '@modelcontextprotocol/inspector', '--cli', FNCALL, 'serve', 'mcp_typed', '--no-python']
-    try: p = subprocess.run(base + ['--method', 'tools/list'], cwd=HERE, capture_output=True, text=True, timeout=120)
+    try: p = subprocess.run(['npx', '-y', '@modelcontextprotocol/inspector', '--cli', *target, *args], cwd=HERE, capture_output=True, text=True, timeout=120)
     except subprocess.TimeoutExpired: pytest.skip('the Inspector could not be fetched or started within 120 s')
     if p.returncode != 0 and ('npm ERR' in p.stderr or 'npm error' in p.stderr): pytest.skip(f'npx could not fetch the Inspector: {p.stderr[-300:]}')
-    assert p.returncode == 0, p.stderr
-    tools = {t['name']: t for t in json.loads(p.stdout)['tools']}
-    assert tools['add']['title'] == 'Add numbers' and tools['add']['outputSchema']['title'] == 'addOutput'
-    p = subprocess.run(base + ['--method', 'tools/call', '--tool-name', 'add', '--tool-arg', 'a=2'], cwd=HERE, capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0, p.stderr
-    assert json.loads(p.stdout)['structuredContent'] == {'result': 3}
+    assert p.returncode == 0, p.stdout + p.stderr
+    return json.loads(p.stdout)
+
+@pytest.mark.parametrize('transport', ['stdio', 'http'])
+def test_inspector_cli(transport):
+    "The MCP Inspector's command line (the TypeScript SDK's client) lists and calls the tools, over stdio and over HTTP"
+    def check(target):
+        tools = {t['name']: t for t in _inspector(target, '--method', 'tools/list')['tools']}
+        assert tools['add']['title'] == 'Add numbers' and tools['add']['outputSchema']['title'] == 'addOutput'
+        assert _inspector(target, '--method', 'tools/call', '--tool-name', 'add', '--tool-arg', 'a=2')['structuredContent'] == {'result': 3}
+        r = _inspector(target, '--method', 'tools/call', '--tool-name', 'python', '--tool-arg', 'code=1/0')
+        assert r['isError'] is True and r['content'][0]['text'].endswith('ZeroDivisionError: division by zero')
+    if transport == 'stdio': return check([FNCALL, 'serve', 'mcp_typed'])
+    with http_server('mcp_typed') as url: check([url, '--transport', 'http'])
 
 def test_import_is_light():
     "`import fncall` does not import the mcp SDK (it would take most of the import time); the bridge imports it when used"
