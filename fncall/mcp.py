@@ -66,7 +66,7 @@ def mcp_server(
     types = _need_mcp()
     from mcp.server.lowlevel import Server
     ns = mk_ns(ns)
-    if python is not None and 'python' in ns: raise ValueError("ns has a tool called 'python', and python= asks for the python tool too: rename one")
+    if python is not None and 'python' in ns: raise ValueError("a served function is called 'python', like the python tool: rename it, or leave the python tool out (--no-python)")
     outs = {nm: _output(f) for nm,f in ns.items()}
     tools = [_mcp_tool(nm, f, outs[nm]) for nm,f in ns.items()]
     if python is not None: tools.append(_mcp_tool('python', _python_doc, None))
