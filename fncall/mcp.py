@@ -348,7 +348,8 @@ def _python_tool(in_process, timeout, memory_mb):
     "What makes each session's python runner: a `Sandbox`, or one in this process"
     if in_process: return lambda: _InProcess(timeout)
     from fncall.python import Sandbox
-    return lambda: Sandbox(timeout=timeout, memory_mb=memory_mb)
+    first = [Sandbox(timeout=timeout, memory_mb=memory_mb)]  # made now: a sandbox that can't start says so before a client comes, and the first client's is ready
+    return lambda: first.pop() if first else Sandbox(timeout=timeout, memory_mb=memory_mb)
 
 # %% ../nbs/08_mcp.ipynb #5fbadc81
 def _parser():
