@@ -1,7 +1,9 @@
 """Throughput of `ToolCallParser.parse` and `StreamParser` against `json.loads` of the same payloads,
 and scaling on adversarial inputs at 10k, 100k and 1M characters. Prints ratios; run: python bench/bench_parse.py"""
-import gc, json, statistics, time
+import gc, json, pathlib, statistics, sys, time
 from fncall.parse import ToolCallParser, StreamParser
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent/'tests'))
+from test_corpus import CORPUS, load
 
 _gc = [0.0, 0.0]  # seconds spent in CPython's cyclic GC so far; start of the current collection
 def _gc_clock(phase, info):
@@ -58,6 +60,25 @@ def throughput():
     print(f'    (best of {len(ts_parse)} interleaved rounds each; median of the per-round ratios {med:.2f}x)')
     print(f'  StreamParser, 256-char feed {mb/t_stream:7.1f} MB/s   ratio vs json.loads {t_stream/t_json:.2f}x')
 
+def corpus():
+    "Throughput on real model output: parse, and StreamParser fed 7-char chunks, against json.loads of the same texts as JSON strings"
+    if CORPUS is None: return print('corpus: ../shared/corpus/toolcall_corpus.json not found (set FNCALL_CORPUS); skipped')
+    texts = [c['text'] for c in load()]
+    js = [json.dumps(t) for t in texts]
+    n = sum(map(len, texts))/1e6
+    p = ToolCallParser()
+    def streamed():
+        for t in texts:
+            sp = StreamParser(parser=p)
+            for i in range(0, len(t), 7): sp.feed(t[i:i+7])
+            sp.close()
+    ts_json,ts_parse,ts_stream = interleaved([lambda: [json.loads(s) for s in js], lambda: [p.parse(t) for t in texts], streamed], n=9)
+    t_json,t_parse,t_stream = min(ts_json),min(ts_parse),min(ts_stream)
+    print(f'corpus: {len(texts)} texts, {n*1e3:.0f}k chars')
+    print(f'  json.loads (the texts as JSON strings) {n/t_json:7.2f} M chars/s')
+    print(f'  ToolCallParser.parse                   {n/t_parse:7.2f} M chars/s   {t_parse/t_json:6.1f}x json.loads\'s time')
+    print(f'  StreamParser, 7-char chunks            {n/t_stream:7.2f} M chars/s   {t_stream/t_json:6.1f}x json.loads\'s time')
+
 ADVERSARIAL = {
     '{ repeated': lambda n: '{' * n,
     '[ repeated': lambda n: '[' * n,
@@ -83,5 +104,6 @@ def scaling():
               f'   GC {g2/t2:4.0%}, x{(t2-g2)/(t1-g1):5.1f} without')
 
 if __name__ == '__main__':
+    corpus()
     throughput()
     scaling()

@@ -9,18 +9,19 @@ __all__ = ['mk_ns', 'resolve_nm', 'get_schema_nm', 'coerce_inputs', 'call_func',
            'call_funcs_async']
 
 # %% ../nbs/01_call.ipynb #46efb448
-import asyncio, concurrent.futures, contextlib, contextvars, copy, enum, inspect, json, keyword, os, re, sys, threading, traceback, types, typing, weakref
+import asyncio, concurrent.futures, contextlib, contextvars, copy, enum, inspect, json, keyword, os, queue, re, reprlib, sys, threading, traceback, types, typing, weakref
 from collections import abc
 from functools import partial
 from decimal import Decimal
 from pathlib import Path
 from uuid import UUID
 from types import ModuleType, UnionType
-from typing import Annotated, Any, ForwardRef, Union, get_args, get_origin
+from typing import Annotated, Any, Union, get_args, get_origin
 from typing_extensions import NotRequired, TypedDict, is_typeddict
 from pydantic import BeforeValidator, ConfigDict, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
-from .schema import custom_types, empty, get_schema, _alias, _is_record, _target, _globals, _Defs, _hints, _resolve, _fingerprint, _unchanged
+from pydantic_core import SchemaError
+from .schema import custom_types, empty, get_schema, call_params, target, fingerprint, unchanged, is_record, field_alias
 
 # %% ../nbs/01_call.ipynb #d72217ed
 def mk_ns(
@@ -44,24 +45,40 @@ def mk_ns(
 _seg_re = re.compile(r'[A-Za-z][A-Za-z0-9_]*\Z')
 _builtin = (types.BuiltinFunctionType, types.MethodDescriptorType, types.WrapperDescriptorType, types.MethodWrapperType, types.ClassMethodDescriptorType)
 _none = object()
+_mro, _vars, _module = (type.__dict__[k].__get__ for k in ('__mro__', '__dict__', '__module__'))  # a class's own, not what its metaclass says
+
+def _is(o, cls): return issubclass(type(o), cls)  # `isinstance` without asking `o`, whose `__class__` may be a property
 
 def _in_class(cls, s):
     "What class `cls` or one of its bases (not its metaclass) defines as `s`"
-    return next((vars(k)[s] for k in cls.__mro__ if s in vars(k)), _none)
+    return next((d[s] for k in _mro(cls) if s in (d := _vars(k))), _none)
+
+def _slots(cls):
+    "The names `cls` itself declares in `__slots__`"
+    s = _vars(cls).get('__slots__', ())
+    return (s,) if isinstance(s, str) else s
+
+def _checked(v, s):
+    "`v`, found as attribute `s`, unless it is a module or a built-in"
+    if _is(v, ModuleType): raise NameError(f"{s!r} is a module")
+    if _is(v, _builtin) or _is(v, type) and _module(v) == 'builtins': raise NameError(f"{s!r} is a built-in")
+    return v
 
 def _attr(o, s):
     "Attribute `s` of `o`, found without running any of `o`'s code; a `NameError` saying why for what a model may not reach"
-    cls = o if isinstance(o, type) else type(o)
+    is_cls = _is(o, type)
+    cls = o if is_cls else type(o)
     c = _in_class(cls, s)
-    v = c if o is cls else inspect.getattr_static(o, s, _none)
+    v = c if is_cls else inspect.getattr_static(o, s, _none)
     if v is _none: raise AttributeError(s)
-    if isinstance(v, ModuleType): raise NameError(f"{s!r} is a module")
-    if isinstance(v, _builtin) or isinstance(v, type) and v.__module__ == 'builtins': raise NameError(f"{s!r} is a built-in")
-    if v is not c: return v  # the object's own attribute
-    if isinstance(v, types.FunctionType): return v if o is cls else types.MethodType(v, o)
-    if type(v) in (staticmethod, classmethod) and isinstance(v.__func__, types.FunctionType): return v.__get__(None if o is cls else o, cls)
-    if isinstance(v, types.MemberDescriptorType) and o is not cls: return v.__get__(o, cls)  # a `__slots__` attribute
-    if hasattr(type(v), '__get__'): raise NameError(f"{s!r} is a {type(v).__name__}")
+    if v is not c: return _checked(v, s)  # the object's own attribute
+    if _is(v, types.MemberDescriptorType) and s in _slots(v.__objclass__):  # a `__slots__` attribute: its value is checked like any other
+        if not is_cls: return _checked(v.__get__(o, cls), s)
+    elif _is(v, (types.MemberDescriptorType, types.GetSetDescriptorType)): raise NameError(f"{s!r} is a built-in")  # as `partial.func`
+    _checked(v, s)
+    if _is(v, types.FunctionType): return v if is_cls else types.MethodType(v, o)
+    if type(v) in (staticmethod, classmethod) and _is(v.__func__, types.FunctionType): return v.__get__(None if is_cls else o, cls)
+    if _in_class(type(v), '__get__') is not _none: raise NameError(f"{s!r} is a {type(v).__name__}")
     return v
 
 def resolve_nm(
@@ -70,20 +87,38 @@ def resolve_nm(
 ):
     "The object `nm` names in `ns`; a name that leaves the namespace is a `NameError`"
     ns = mk_ns(ns)
-    if not isinstance(nm, str): raise NameError(f"Tool name must be a string, got {nm!r}")
+    if not isinstance(nm, str): raise NameError(f"Tool name must be a string, got {_show(nm)}")
     if nm in ns and not nm.startswith('_'): return ns[nm]
     path = nm if '.' in nm or nm in ns else nm.replace('-', '.')
     segs = path.split('.')
     if not all(_seg_re.match(s) for s in segs):
-        raise NameError(f"Tool {nm!r} is not allowed: names are letters, digits and underscores, not starting with '_'")
-    if segs[0] not in ns: raise NameError(f"Tool {nm!r} is not in the namespace")
+        raise NameError(f"Tool {_show(nm)} is not allowed: names are letters, digits and underscores, not starting with '_'")
+    if segs[0] not in ns: raise NameError(f"Tool {_show(nm)} is not in the namespace")
     o = ns[segs[0]]
     for s in segs[1:]:
-        if isinstance(o, ModuleType): raise NameError(f"Tool {nm!r} is not allowed: it reaches into module {o.__name__!r}")
+        if _is(o, ModuleType): raise NameError(f"Tool {_show(nm)} is not allowed: it reaches into module {o.__name__!r}")
         try: o = _attr(o, s)
-        except AttributeError: raise NameError(f"Tool {nm!r} is not in the namespace") from None
-        except NameError as e: raise NameError(f"Tool {nm!r} is not allowed: {e}") from None
+        except AttributeError: raise NameError(f"Tool {_show(nm)} is not in the namespace") from None
+        except NameError as e: raise NameError(f"Tool {_show(nm)} is not allowed: {e}") from None
     return o
+
+class _Repr(reprlib.Repr):
+    "`reprlib`'s bounded repr, a dict's keys kept in their order"
+    def __init__(self):
+        super().__init__()
+        self.maxlevel, self.maxstring, self.maxother, self.maxlong = 3, 200, 200, 200
+        self.maxlist = self.maxtuple = self.maxdict = self.maxset = self.maxfrozenset = self.maxdeque = 20
+    def repr_dict(self, x, level):
+        if not x: return '{}'
+        if level <= 0: return '{...}'
+        items = [f'{self.repr1(k, level-1)}: {self.repr1(v, level-1)}' for k,v in list(x.items())[:self.maxdict]]
+        return '{' + ', '.join(items + ['...'] * (len(x) > self.maxdict)) + '}'
+_r = _Repr()
+
+def _show(v, n=80):
+    "`v` as an error message shows it: its repr, clipped to `n` characters and a few levels deep (model-chosen names and values can be huge)"
+    try: return _r.repr(v)[:n]
+    except Exception: return f'<{type(v).__name__}>'  # an int too long to print, say
 
 # %% ../nbs/01_call.ipynb #66dc616d
 def get_schema_nm(
@@ -97,9 +132,10 @@ def get_schema_nm(
 
 # %% ../nbs/01_call.ipynb #9981914f
 def _json(v, kind):
-    "`v` parsed as JSON if it is a string holding a `kind`, else `v`"
+    "`v` parsed as JSON if it is a string holding a `kind`, else `v`; JSON nested deeper than Python can parse is a `ValueError`"
     if isinstance(v, str):
         try: p = json.loads(v)
+        except RecursionError: raise ValueError('nested too deeply') from None
         except ValueError: return v
         if isinstance(p, kind): return p
     return v
@@ -117,15 +153,15 @@ def _to_dict(v):
     return v
 
 # %% ../nbs/01_call.ipynb #9cae014e
-def _build(cls, v):
-    "An instance of class `cls` from a dict (or JSON string) of its fields"
+def _build(cls, h, v):
+    "An instance of class `cls` from a dict (or JSON string) of its fields, checked with `h[0]`, the class's `_Spec` made along with the tool's (else looked up)"
     v = _json(v, dict)
     if not isinstance(v, dict): return v
-    try: args = coerce_inputs(cls, v)
+    try: args = _coerce(h[0] if h else _spec(cls), v, nested=True)
     except _InputError as e: raise ValueError('; '.join(str(e).splitlines())) from None
     if is_typeddict(cls): return args
     try: return cls(**args)
-    except Exception as e: raise ValueError(f"{cls.__name__}(...) failed: {type(e).__name__}: {e}") from None
+    except Exception as e: raise ValueError(f"{cls.__name__}(...) failed: {type(e).__name__}: {str(e)[:200]}") from None
 
 def _from_str(t, v): return t(v) if isinstance(v, str) else v
 _native = {Path, bytes, Decimal, UUID}  # custom types pydantic already builds from strings
@@ -143,66 +179,75 @@ def _noalias(m):
     m._attributes_set = {k:v for k,v in m._attributes_set.items() if not k.endswith('alias')}  # else pydantic puts the alias back
     return m
 
-def _lax(t):
-    "Annotation `t` with the repairs for what models send attached as pydantic validators, at any depth"
+def _lax(t, nested):
+    "Annotation `t` with the repairs for what models send attached as pydantic validators, at any depth; `nested`: class -> holder of its `_Spec` (see `_nested`)"
     o, args = get_origin(t), get_args(t)
-    if o is Annotated: return Annotated[(_lax(args[0]), *map(_noalias, args[1:]))]
-    if o in (Union, UnionType): return Union[tuple(map(_lax, args))]
+    if o is Annotated: return Annotated[(_lax(args[0], nested), *map(_noalias, args[1:]))]
+    if o in (Union, UnionType): return Union[tuple(_lax(a, nested) for a in args)]
     base = o or t
     if t is object: return Annotated[object, BeforeValidator(_to_dict)]  # described as a JSON object
     if not isinstance(base, type): return t
     if t in custom_types: return t if t in _native else Annotated[t, BeforeValidator(partial(_from_str, t))]
     if issubclass(base, (str, bytes, int, float, enum.Enum)): return t
-    if o is None and is_typeddict(t): return Annotated[dict, BeforeValidator(partial(_build, t))]  # built and checked by `_build`
-    if o is None and (_is_record(t) or _is_plain(t)): return Annotated[t, BeforeValidator(partial(_build, t))]
+    if o is None and is_typeddict(t): return Annotated[dict, BeforeValidator(partial(_build, t, _nested(t, nested)))]  # built and checked by `_build`
+    if o is None and (is_record(t) or _is_plain(t)): return Annotated[t, BeforeValidator(partial(_build, t, _nested(t, nested)))]
     if issubclass(base, abc.Mapping):
-        return Annotated[dict[_lax(args[0]), _lax(args[1])] if len(args) == 2 else t, BeforeValidator(_to_dict)]
+        return Annotated[dict[_lax(args[0], nested), _lax(args[1], nested)] if len(args) == 2 else t, BeforeValidator(_to_dict)]
     if issubclass(base, (abc.Sequence, abc.Set)) and base.__module__ in ('builtins', 'collections.abc', 'typing'):
-        return Annotated[base[tuple(a if a is Ellipsis else _lax(a) for a in args)] if args else t, BeforeValidator(_to_list)]
+        return Annotated[base[tuple(a if a is Ellipsis else _lax(a, nested) for a in args)] if args else t, BeforeValidator(_to_list)]
     return t
+
+def _nested(cls, nested):
+    "The holder of class `cls`'s `_Spec`, made once with the tool's (a class that holds itself finds its holder, filled when its spec is done); empty if it can't be made now: `_build` looks it up then"
+    if (h := nested.get(cls)) is None:
+        h = nested[cls] = []
+        try: h.append(_make_spec(cls, nested))
+        except Exception: pass
+    return h
 
 # %% ../nbs/01_call.ipynb #713267e3
 class _Spec(typing.NamedTuple):
     params: dict  # name -> has a default (or is not required)
     aliases: dict # schema name (`Field(alias=...)`) -> parameter name
-    varkw: bool   # takes **kwargs
-    posonly: list # (name, default) of each positional-only parameter, in order
+    varkw: str|None # the name of the `**kwargs` parameter: keys no parameter has go there too
+    posonly: list # (name, default) of each parameter passed by position, in order (see `call_params`)
+    pinned: set   # names a `partial` binds: the model may not give them
     validate: abc.Callable # pydantic's validator of the arguments (the core one: `TypeAdapter.validate_python` wraps it, and costs more)
+    varpos: str|None = None # the name of the `*args` parameter
+    fills: dict = {} # name -> the `Field` a parameter has as its default, whose default is filled in when the model leaves it out
+    classes: tuple = () # the classes whose `_Spec`s were made with this one: its cache entry checks them too
 
-def _params(func):
-    "name -> (annotation, has default) for the parameters of `func` (or the keys of TypedDict `func`), annotations resolved as `get_schema` resolves them; takes **kwargs?; positional-only (name, default)s"
-    t = _target(func)
-    ds = _Defs(glb=_globals(t))
-    if isinstance(t, type): ds.names[t] = ''  # a class can name itself, as in its schema
-    def anno(n, a):
-        if a is empty: return Any
-        if not isinstance(a, (str, ForwardRef)): return a
-        try: return _resolve(a, ds)
-        except TypeError as e: raise TypeError(f"Parameter {n!r}: {e}") from None
-    if is_typeddict(func): return {k: (anno(k, a), k not in func.__required_keys__) for k,a in _hints(func, ds, extras=False).items()}, False, []
-    sig, hints = inspect.signature(func), _hints(t, ds)
-    ps = {n: (anno(n, hints.get(n, p.annotation)), p.default is not empty) for n,p in sig.parameters.items() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
-    return (ps, any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()),
-            [(n, p.default) for n,p in sig.parameters.items() if p.kind is p.POSITIONAL_ONLY])
+_config = ConfigDict(arbitrary_types_allowed=True, coerce_numbers_to_str=True, allow_inf_nan=False)
 
-def _make_spec(func):
-    ps, varkw, posonly = _params(func)
-    td = TypedDict('Arguments', {n: NotRequired[_lax(a)] if opt else _lax(a) for n,(a,opt) in ps.items()})
-    td.__pydantic_config__ = ConfigDict(arbitrary_types_allowed=True, coerce_numbers_to_str=True)
-    aliases = {k: n for n,(a,_) in ps.items() if (al := _alias(a)) for k in (al, _py_nm(al))}  # also as Gemini renames it
-    return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, varkw, posonly, TypeAdapter(td).validator.validate_python)
+def _validator(td):
+    "pydantic's validator for TypedDict `td`; a `pattern` pydantic's regex engine can't compile (a lookahead, a backreference) is checked with Python's `re`"
+    td.__pydantic_config__ = _config
+    try: return TypeAdapter(td).validator
+    except SchemaError as e:
+        if 'regex' not in str(e): raise
+    td.__pydantic_config__ = _config | ConfigDict(regex_engine='python-re')
+    return TypeAdapter(td).validator
+
+def _make_spec(func, nested=None):
+    "The `_Spec` of `func`: one validator of its whole argument dict, and the `_Spec`s of the classes in it made along (`nested`: those made so far)"
+    top, nested = nested is None, {} if nested is None else nested
+    cp = call_params(func)
+    ps = cp.params
+    td = TypedDict('Arguments', {n: NotRequired[_lax(a, nested)] if opt else _lax(a, nested) for n,(a,opt) in ps.items()})
+    aliases = {k: n for n,(a,_) in ps.items() if (al := field_alias(a)) for k in (al, _py_nm(al))}  # also as Gemini renames it
+    return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, cp.varkw, cp.posonly, cp.pinned, _validator(td).validate_python, cp.varpos, cp.fills, tuple(nested) if top else ())
 
 _specs = weakref.WeakKeyDictionary()
 
 def _spec(func):
-    "The cached `_Spec` of `func`, remade when `get_schema` would remake its schema (the same `_fingerprint`)"
-    o = getattr(func, '__func__', func)
-    key, fp = func is not o, _fingerprint(func, _target(func))
+    "The cached `_Spec` of `func`, remade when `get_schema` would remake its schema (the same fingerprint)"
+    o = func.__func__ if type(func) is types.MethodType else func
+    key, t = func is not o, target(func)
     try: hit = _specs.get(o)
     except TypeError: return _make_spec(func)  # not weakly referenceable: no caching
-    if hit and (e := hit.get(key)) and _unchanged(fp, e[0]) and e[1] == custom_types: return e[2]
+    if hit and (e := hit.get(key)) and e[1] == custom_types and unchanged(fingerprint(func, t, e[2].classes), e[0]): return e[2]
     res = _make_spec(func)
-    _specs.setdefault(o, {})[key] = fp, set(custom_types), res
+    _specs.setdefault(o, {})[key] = fingerprint(func, t, res.classes), set(custom_types), res
     return res
 
 # %% ../nbs/01_call.ipynb #4cd1c5f6
@@ -229,14 +274,20 @@ def _err_lines(e:ValidationError):
     "One line per bad location: `x: expected integer, got 'abc'`"
     res = {}
     for d in e.errors():
-        loc, msg = _loc(d['loc']), _err_msg(d)
+        loc, msg = _clip(_loc(d['loc'])), _clip(_err_msg(d), 200)  # a pattern or a list of choices can be long too
         if loc in res: res[loc][0].append(msg.removeprefix('expected '))
         else: res[loc] = [msg], d
     lines = []
     for loc,(msgs,d) in res.items():
-        got = '' if d['type'] == 'missing' else f", got {repr(d['input'])[:80]}"
+        got = '' if d['type'] == 'missing' else f", got {_show(d['input'])}"
         lines.append(f"{loc}: {' or '.join(msgs)}{got}")
     return lines
+
+def _clip(s, n=80): return s if len(s) <= n else s[:n] + '...'  # a name in an error message, clipped as values are
+
+def _few(items, what, n=5):
+    "`items` as error lines: the first `n`, then how many more `what` there are"
+    return items[:n] + ([f"(and {len(items)-n} more {what})"] if len(items) > n else [])
 
 # %% ../nbs/01_call.ipynb #8b672d8f
 def _py_nm(nm):
@@ -253,21 +304,46 @@ def coerce_inputs(
     "Validate and coerce `inputs` against `func`'s annotations, repairing common model mistakes"
     return _coerce(_spec(func), inputs)
 
-def _coerce(sp, inputs):
-    inputs = _json(inputs, dict) if inputs is not None else {}
-    if not isinstance(inputs, dict): raise _InputError(f"arguments must be a JSON object, got {repr(inputs)[:80]}")
-    args, extra, errs, ps = {}, {}, [], sp.params
+def _coerce(sp, inputs, nested=False):
+    "`inputs` validated for the tool `sp` describes, or an `_InputError` of short lines saying what is wrong (`nested`: building a record's fields)"
+    if type(inputs) is not dict: inputs = _args(inputs)
+    args, extra, errs, unknown, ps = {}, {}, [], 0, sp.params
     for k,v in inputs.items():
         n = k if k in ps else sp.aliases.get(k) or _py_nm(str(k))
         if n not in ps:
-            if sp.varkw: extra[k] = v
-            else: errs.append(f"{k}: unknown argument")
-        elif n in args: errs.append(f"{k}: given twice")
+            if n in sp.pinned: errs.append(f"{_clip(str(k))}: fixed by the tool, can't be given")
+            elif sp.varkw: extra[k] = v
+            elif (unknown := unknown + 1) <= 5: errs.append(f"{_clip(str(k))}: unknown argument")  # the rest are counted
+        elif n in args: errs.append(f"{_clip(str(k))}: given twice")
         elif not (v is None and ps[n]): args[n] = v  # null for a parameter with a default means "use the default"
+    if unknown > 5: errs.append(f"(and {unknown-5} more unknown arguments)")
     try: args = sp.validate(args)
     except ValidationError as e: errs += _err_lines(e)
-    if errs: raise _InputError('\n'.join(errs) + f"\n(parameters: {', '.join(sp.params) or 'none'})")
+    except RecursionError:  # a record holding a record... deeper than Python goes: said once, at the top
+        if nested: raise
+        errs.append(f"{_clip(str(_deepest(args)))}: nested too deeply")
+    if errs: raise _InputError('\n'.join(_few(errs, 'problems', 10)) + f"\n(parameters: {', '.join(_few([_clip(p) for p in sp.params], 'parameters', 20)) or 'none'})")
     return args | extra
+
+def _args(inputs):
+    "The arguments a model sent as something other than a dict: none, or a JSON object string"
+    if inputs is None: return {}
+    try: inputs = _json(inputs, dict)
+    except ValueError as e: raise _InputError(f"arguments {e}") from None
+    if not isinstance(inputs, dict): raise _InputError(f"arguments must be a JSON object, got {_show(inputs)}")
+    return inputs
+
+def _deepest(args): return max(args, key=lambda k: _depth(args[k]), default='arguments')
+
+def _depth(v, cap=100_000):
+    "How deep the lists and dicts of `v` nest, found without recursion (looking at most at `cap` of them)"
+    todo, deepest = [(v, 1)], 0
+    while todo and cap:
+        o, d = todo.pop()
+        if isinstance(o, (list, tuple, dict)):
+            cap, deepest = cap - 1, max(deepest, d)
+            todo += [(x, d+1) for x in (o.values() if isinstance(o, dict) else o)]
+    return deepest
 
 # %% ../nbs/01_call.ipynb #0cbed000
 _internal = (os.path.dirname(asyncio.__file__), os.path.dirname(concurrent.futures.__file__), threading.__file__)
@@ -295,26 +371,48 @@ def _tb(e):
 def _model_err(nm, e, timeout=None):
     "What the model reads when calling tool `nm` failed with `e`"
     if isinstance(e, (NameError, _CallError)): return f"Error: {e}"
-    if isinstance(e, _InputError): return f"Error: invalid arguments for tool {nm!r}:\n{e}"
-    if isinstance(e, (TimeoutError, asyncio.TimeoutError)) and timeout is not None: return f"Error: tool {nm!r} timed out after {timeout} s"
-    return _tb(e)
+    if isinstance(e, _InputError): return f"Error: invalid arguments for tool {_show(nm)}:\n{e}"
+    if isinstance(e, (TimeoutError, asyncio.TimeoutError)) and timeout is not None: return f"Error: tool {_show(nm)} timed out after {timeout} s"
+    try: return _tb(e)
+    except (Exception, SystemExit): return f"Error: tool {_show(nm)} failed with {type(e).__name__}, whose message can't be shown"  # its `__str__` failed
+
+def _ours(e): return type(e) in (NameError, _CallError, _InputError)  # an error whose text we made: formatting it runs no tool code
 
 # %% ../nbs/01_call.ipynb #caa56b2d
+_plain = {types.FunctionType, types.MethodType, type, partial}  # called as they are
+
 def _prepare(fc_name, fc_inputs, ns):
-    "The tool `fc_name` (a name in `ns`, or the function itself), its validated arguments, and the names to pass by position"
+    "The tool `fc_name` (a name in `ns`, or the function itself), its validated arguments, and its `_Spec` (how to pass them)"
     f = resolve_nm(fc_name, ns) if isinstance(fc_name, str) else fc_name
-    if not callable(f): raise NameError(f"Tool {fc_name!r} is not callable")
+    if type(f) not in _plain:
+        if not callable(f): raise NameError(f"Tool {_show(fc_name)} is not callable")
+        f = _bound_call(f)
     try: sp = _spec(f)
-    except (ValueError, TypeError) as e: raise _CallError(f"tool {_name(fc_name)!r} can't be called: its parameters can't be read ({e})") from None
-    return f, _coerce(sp, fc_inputs), sp.posonly
+    except (ValueError, TypeError, SchemaError) as e: raise _CallError(f"tool {_show(_name(fc_name))} can't be called: its parameters can't be read ({_clip(str(e), 400)})") from None
+    return f, _coerce(sp, fc_inputs), sp
 
-def _call(f, args, posonly):
-    "Call `f` with validated `args`; positional-only parameters (`(name, default)`s) by position, up to the last one given, the defaults of those left out before it filled in"
-    if not posonly: return f(**args)
-    last = max((i for i,(n,_) in enumerate(posonly) if n in args), default=-1)
-    return f(*[args.pop(n, d) for n,d in posonly[:last+1]], **args)
+def _bound_call(f):
+    "Callable instance `f` as its class's `__call__` bound to it (found statically): the same call, and none of `f`'s attribute lookups run to describe it"
+    if _is(f, (*_plain, *_builtin)): return f
+    m = _in_class(type(f), '__call__')
+    return types.MethodType(m, f) if _is(m, types.FunctionType) else f
 
-def _name(fc_name): return fc_name if isinstance(fc_name, str) else getattr(fc_name, '__name__', repr(fc_name))
+def _call(f, args, sp):
+    "Call `f` with validated `args` as `_Spec` `sp` says: positional parameters by position, up to the last one given (defaults of those left out before it filled in), then `*args` and `**kwargs` spread out"
+    for n,fi in sp.fills.items():
+        if n not in args: args[n] = _dflt(fi)  # else Python would pass the `Field` itself
+    var = (args.pop(sp.varpos, None) or ()) if sp.varpos else ()
+    kw = (args.pop(sp.varkw, None) or {}) if sp.varkw else {}
+    if not sp.posonly: return f(*var, **args, **kw)
+    last = len(sp.posonly) - 1 if var else max((i for i,(n,_) in enumerate(sp.posonly) if n in args), default=-1)
+    return f(*[args.pop(n, _dflt(d)) for n,d in sp.posonly[:last+1]], *var, **args, **kw)
+
+def _dflt(d): return d.get_default(call_default_factory=True) if isinstance(d, FieldInfo) else d
+
+def _name(fc_name):
+    "The name of tool `fc_name`: a partial is named by what it wraps (its repr would show the model what it pins)"
+    if isinstance(fc_name, str): return fc_name
+    return getattr(fc_name.func if isinstance(fc_name, partial) else fc_name, '__name__', None) or type(fc_name).__name__
 
 def call_func(
     fc_name, # Tool name in `ns` (possibly dotted or dashed), or the function itself
@@ -333,31 +431,49 @@ _own(_call, call_func)
 # %% ../nbs/01_call.ipynb #e868f55a
 def _is_async(f): return inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(getattr(f, '__call__', None))
 
-_caller_ns = contextvars.ContextVar('fncall_caller_ns', default=None)  # globals of the user code that handed out the tool calls now running
+_caller = contextvars.ContextVar('fncall_caller', default=())  # the stack of the code that handed out the tool calls now running: `python` finds its caller's namespace there
 
-def _caller_globals(f):
-    "Globals of the first user frame from `f` outwards, as the `python` tool tells user code from library code (None if it isn't loaded: no tool needs them)"
-    py = sys.modules.get('fncall.python')
-    return py._first_user(f) if py else None
+def _outwards(f):
+    "The frames from `f` outwards"
+    while f is not None: yield f; f = f.f_back
 
 @contextlib.contextmanager
 def _dispatch(f):
-    "While the calls frame `f` hands out run in other threads or tasks, remember its caller's namespace (unless an outer dispatch did): `python` runs code there"
-    tok = _caller_ns.set(_caller_globals(f)) if _caller_ns.get() is None else None
+    "While the calls frame `f` hands out run in other threads or tasks, remember its stack (unless an outer dispatch did), so a tool can find who called. Taken now: a suspended coroutine's frame loses its callers"
+    tok = _caller.set(tuple(_outwards(f))) if not _caller.get() else None
     try: yield
     finally:
-        if tok is not None: _caller_ns.reset(tok)
+        if tok is not None: _caller.reset(tok)
+
+_pool_keep, _pool_idle_s = 16, 60.  # idle worker threads kept for the next sync tool, and how long each waits for one
+_idle, _idle_lock = [], threading.Lock()  # the job queues of the idle workers
 
 def _thread(fn, *args):
-    "A `concurrent.futures.Future` of `fn(*args)`, run (in a copy of the current context, which remembers the caller's namespace) in a daemon thread of its own"
+    "A `concurrent.futures.Future` of `fn(*args)`, run (in a copy of the current context, which remembers the caller's namespace) in a worker thread: an idle one if there is one, else a new one"
     fut, ctx = concurrent.futures.Future(), contextvars.copy_context()
-    if ctx.get(_caller_ns) is None: ctx.run(_caller_ns.set, _caller_globals(sys._getframe(1)))
-    def work():
-        if not fut.set_running_or_notify_cancel(): return
-        try: fut.set_result(ctx.run(fn, *args))
-        except BaseException as e: fut.set_exception(e)
-    threading.Thread(target=work, name='fncall-tool', daemon=True).start()
+    if not ctx.get(_caller): ctx.run(_caller.set, tuple(_outwards(sys._getframe(1))))
+    with _idle_lock: q = _idle.pop() if _idle else None
+    if q is None: threading.Thread(target=_worker, args=((fut, ctx, fn, args),), name='fncall-tool', daemon=True).start()
+    else: q.put((fut, ctx, fn, args))
     return fut
+
+def _worker(job):
+    "Run `job`, then wait for the next one while fewer than `_pool_keep` workers are idle (for `_pool_idle_s` at most)"
+    q = queue.SimpleQueue()
+    while True:
+        fut, ctx, fn, args = job
+        if fut.set_running_or_notify_cancel():
+            try: fut.set_result(ctx.run(fn, *args))
+            except BaseException as e: fut.set_exception(e)
+        job = fut = ctx = fn = args = None  # an idle worker holds nothing of the last call
+        with _idle_lock:
+            if len(_idle) >= _pool_keep: return
+            _idle.append(q)
+        try: job = q.get(timeout=_pool_idle_s)
+        except queue.Empty:
+            with _idle_lock:
+                if q in _idle: _idle.remove(q); return
+            job = q.get()  # taken meanwhile: its job is on the way
 
 async def _in_thread(fn, *args):
     "Await `fn(*args)` run in a thread of its own"
@@ -373,14 +489,14 @@ async def call_func_async(
 ):
     "Awaits the function `fc_name` with the given `fc_inputs` using namespace `ns`."
     try:
-        f, args, posonly = _prepare(fc_name, fc_inputs, ns)
-        res = _call(f, args, posonly) if _is_async(f) else await _in_thread(_call, f, args, posonly)
+        f, args, sp = _prepare(fc_name, fc_inputs, ns)
+        res = _call(f, args, sp) if _is_async(f) else await _in_thread(_call, f, args, sp)
         return await res if inspect.isawaitable(res) else res
     except (Exception, SystemExit) as e:
         if raise_on_err: raise
         return _model_err(_name(fc_name), e)
 
-_own(_thread, _in_thread, call_func_async)
+_own(_thread, _worker, _in_thread, call_func_async)
 
 # %% ../nbs/01_call.ipynb #1279333b
 def _read(c, i):
@@ -389,25 +505,30 @@ def _read(c, i):
     if isinstance(c, abc.Mapping) and ('name' in c or 'tool_name' in c):
         return c.get('name', c.get('tool_name')), next((c[k] for k in ('arguments', 'input', 'parameters') if k in c), {})
     if hasattr(c, 'tool_name') and hasattr(c, 'parameters'): return c.tool_name, c.parameters
-    return _CallError(f"can't read tool call {i} of the batch from {repr(c)[:80]}: a call is a (name, inputs) pair, "
+    return _CallError(f"can't read tool call {i} of the batch from {_show(c)}: a call is a (name, inputs) pair, "
                       "a dict with 'name' and 'arguments', or an object with tool_name and parameters")
 
-def _call_sync(f, args, posonly):
+def _call_sync(f, args, sp):
     "Call `f` in a worker thread; an async tool runs on an event loop of its own"
-    res = _call(f, args, posonly)
+    res = _call(f, args, sp)
     return asyncio.run(res) if inspect.iscoroutine(res) else res
 
-def _run(nm, inputs, ns):
-    return _call_sync(*_prepare(nm, inputs, ns))
+def _run(nm, inputs, ns, text):
+    "(ok, result or exception, the model's text for a failure if `text`) of one call, in its worker thread: a tool's exception is formatted there, within its timeout (its `__str__` is the tool's code too)"
+    try: return True, _call_sync(*_prepare(nm, inputs, ns)), None
+    except KeyboardInterrupt: raise
+    except BaseException as e: return False, e, _model_err(_name(nm), e) if text else None
 
 def _results(outs, raise_on_err):
-    "Results of `outs` (`(ok, result or exception, name, timeout)`) in order; a KeyboardInterrupt, or with `raise_on_err` the first failure, is raised"
-    errs = [r for ok,r,*_ in outs if not ok]
+    "Results of `outs` (`(ok, result or exception, the model's text for a failure)`) in order; a KeyboardInterrupt, or with `raise_on_err` the first failure, is raised"
+    errs = [r for ok,r,_ in outs if not ok]
     if (e := next((e for e in errs if isinstance(e, KeyboardInterrupt)), None)) is not None: raise e
     if raise_on_err and errs: raise errs[0]
-    return [r if ok else _model_err(nm, r, to) for ok,r,nm,to in outs]
+    return [r if ok else t for ok,r,t in outs]
 
-def _timed_out(nm, timeout): return False, TimeoutError(f"tool {nm!r} timed out after {timeout} s"), nm, timeout
+def _timed_out(nm, timeout):
+    e = TimeoutError(f"tool {_show(nm)} timed out after {timeout} s")
+    return False, e, _model_err(nm, e, timeout)
 
 # %% ../nbs/01_call.ipynb #178d7b6a
 def call_funcs(
@@ -418,21 +539,30 @@ def call_funcs(
 )->list: # Results, in the order of `calls`
     "Run a batch of tool calls concurrently, each in a thread of its own"
     calls = [_read(c, i) for i,c in enumerate(calls)]
-    with _dispatch(sys._getframe()): futs = [None if isinstance(c, _CallError) else _thread(_run, *c, ns) for c in calls]  # the caller's namespace found once
+    with _dispatch(sys._getframe()): futs = [None if isinstance(c, _CallError) else _thread(_run, *c, ns, not raise_on_err) for c in calls]  # the caller's namespace found once
     concurrent.futures.wait([f for f in futs if f], timeout=timeout)
     outs = []
     for c,fu in zip(calls, futs):
-        if fu is None: outs.append((False, c, None, None))
+        if fu is None: outs.append((False, c, _model_err(None, c)))
         elif not fu.done(): outs.append(_timed_out(c[0], timeout))
-        elif (e := fu.exception()) is not None: outs.append((False, e, c[0], None))
-        else: outs.append((True, fu.result(), c[0], None))
+        elif (e := fu.exception()) is not None: outs.append((False, e, None))  # a KeyboardInterrupt
+        else: outs.append(fu.result())
     return _results(outs, raise_on_err)
 
 # %% ../nbs/01_call.ipynb #ea6d1fc9
-async def _attempt(nm, inputs, ns):
-    "(ok, result or exception) of one call, caught inside the task: asyncio would let a `SystemExit` out of the loop"
-    try: return True, await call_func_async(nm, inputs, ns)
-    except (Exception, SystemExit) as e: return False, e
+def _sent(out, label, res):
+    "(True, `out(res)`), or (False, the model's text saying why the result of tool `label` can't be sent)"
+    try: return True, out(res)
+    except (Exception, SystemExit) as e: return False, f"Error: the result of tool {_show(label)} can't be sent: {type(e).__name__}: {_clip(str(e), 200)}"
+
+async def _attempt(nm, inputs, ns, text=True, label=None, out=None):
+    "(ok, result or exception, the model's text for a failure if `text`) of one call, caught inside the task (asyncio would let a `SystemExit` out of the loop); formatting a tool's exception, and `out` writing its result, run in a thread, so a timeout around this covers them"
+    label = label or _name(nm)
+    try: res = await call_func_async(nm, inputs, ns)
+    except (Exception, SystemExit) as e: return False, e, None if not text else _model_err(label, e) if _ours(e) else await _in_thread(_model_err, label, e)
+    if out is None: return True, res, None
+    ok, v = _sent(out, label, res) if type(res) in (str, int, float, bool, type(None)) else await _in_thread(_sent, out, label, res)
+    return (True, v, None) if ok else (False, ValueError(v), v)
 
 async def call_funcs_async(
     calls, # Tool calls: (name, inputs) pairs, dicts, or objects with `tool_name` and `parameters`
@@ -442,9 +572,9 @@ async def call_funcs_async(
 )->list: # Results, in the order of `calls`
     "Run a batch of tool calls concurrently on the running event loop (each sync tool in a thread of its own)"
     async def one(c):
-        if isinstance(c, _CallError): return False, c, None, None
-        try: return *await asyncio.wait_for(_attempt(*c, ns), timeout), c[0], None
+        if isinstance(c, _CallError): return False, c, _model_err(None, c)
+        try: return await asyncio.wait_for(_attempt(*c, ns, not raise_on_err), timeout)
         except asyncio.TimeoutError: return _timed_out(c[0], timeout)
     with _dispatch(sys._getframe()): return _results(await asyncio.gather(*(one(_read(c, i)) for i,c in enumerate(calls))), raise_on_err)
 
-_own(_call_sync, _run, _attempt, call_funcs_async)
+_own(_call_sync, _run, _sent, _attempt, call_funcs_async)

@@ -8,10 +8,10 @@ Docs: https://fncall.github.io/fncall/mcp.html.md"""
 __all__ = ['tool_info', 'mcp_server', 'serve', 'mcp_tools']
 
 # %% ../nbs/08_mcp.ipynb #3ac156a8
-import argparse, contextlib, contextvars, functools, hashlib, hmac, importlib, importlib.util, inspect, io, ipaddress, json, os, shlex, socket, sys, time
+import argparse, contextlib, contextvars, functools, hashlib, hmac, importlib, importlib.util, inspect, io, ipaddress, json, os, shlex, socket, sys, threading, time
 from . import __version__
 from .schema import get_schema
-from .call import mk_ns, call_func_async, _model_err
+from .call import mk_ns, _attempt
 from .mktool import mk_tool, _get, _inline, _py_type
 from .tools import _unbound
 from .providers import tool_schema
@@ -74,9 +74,9 @@ def mcp_server(
     async def call_tool(ctx, params):
         nm, args = params.name, params.arguments or {}
         if python is not None and nm == 'python': return await _run_python(ctx, args, python, progress_every)
-        try: res = await _beating(ctx, call_func_async(nm, args, ns), progress_every)
-        except (Exception, SystemExit) as e: return _result(_model_err(nm, e), True)  # a tool's sys.exit must not stop the server
-        return _typed(nm, res, outs.get(nm))
+        out = outs.get(nm)  # a tool's sys.exit, or a result that can't be sent, is that call's error:
+        ok, res, msg = await _beating(ctx, _attempt(nm, args, ns, out=lambda r: _sendable(r, out)), progress_every)
+        return _result(res[0], structured=res[1]) if ok else _result(msg, True)
     return Server(name, version=version, lifespan=_lifespan, on_list_tools=list_tools, on_call_tool=call_tool)
 
 # %% ../nbs/08_mcp.ipynb #4c1c675f
@@ -92,12 +92,9 @@ def _json(res):
         import pydantic_core
         return json.dumps(pydantic_core.to_jsonable_python(res, fallback=str))
 
-def _typed(nm, res, out):
-    "The MCP result for `res`, which tool `nm` returned: its JSON text and, if the tool has an output schema, structured content as `MCPServer` makes it"
-    try: return _result(_json(res), structured=out.convert_result(res).structured_content if out else None)
-    except Exception as e:
-        msg = f"{type(e).__name__}: {e}"
-        return _result(f"Error: tool {nm!r} returned a result that can't be sent: {msg[:500]}", True)
+def _sendable(res, out):
+    "(JSON text, structured content) of result `res`: the structured content as `MCPServer` makes it from the tool's output schema `out`, if it has one"
+    return _json(res), out.convert_result(res).structured_content if out else None
 
 # %% ../nbs/08_mcp.ipynb #3c709b10
 async def _beating(ctx, work, every, total=None):
@@ -152,22 +149,27 @@ async def _run_python(ctx, args, make, every):
     import anyio
     r = await _runner(ctx, make)
     def python(code:str): return r.run(code)
-    try: res = await _beating(ctx, call_func_async(python, args), every, getattr(r, 'timeout', None))
+    try: ok, res, msg = await _beating(ctx, _attempt(python, args, None), every, getattr(r, 'timeout', None))
     except anyio.get_cancelled_exc_class():
         if (c := getattr(r, 'cancel', None)):  # the client cancelled: stop the code, so the next call need not wait for it
             with anyio.CancelScope(shield=True): await anyio.to_thread.run_sync(c)
         raise
-    except (Exception, SystemExit) as e: return _result(_model_err('python', e), True)
-    return _result(str(res), res.status != 'ok')
+    return _result(str(res), res.status != 'ok') if ok else _result(msg, True)
 
 # %% ../nbs/08_mcp.ipynb #cbd0c217
 class _InProcess:
-    "The python tool in the server's own process: one namespace, results shown as the `Sandbox` shows them"
+    "The python tool in the server's own process: one namespace, each run read as the `Sandbox`'s worker reads it"
     def __init__(self, timeout, max_output=20_000): self.timeout, self.max_output, self.ns = timeout, max_output, {'__name__': '__fncall__'}
     def run(self, code):
-        from fncall.python import RunResult, _capture, _serve
-        t0, out = time.monotonic(), io.StringIO()
-        with _capture(out): a = _serve(code, self.ns, self.timeout, self.max_output)
+        from fncall.python import RunResult, _capture
+        from fncall.runner import _serve
+        t0, out, box = time.monotonic(), io.StringIO(), {}
+        def work():
+            with _capture(out): box['a'] = _serve(code, self.ns, self.timeout, self.max_output)
+        th = threading.Thread(target=work, name='fncall-python', daemon=True)
+        th.start(); th.join(self.timeout + 1)  # code stuck in a blocking C call can't be interrupted: answer at the deadline, leave it to end
+        a = box.get('a') or dict(status='timeout', result=None, cut=False,
+                                 error=f'TimeoutError: still in a blocking call after {self.timeout} s; it ends in the background when that call returns')
         return RunResult(stdout=out.getvalue(), result=a['result'], error=a['error'], status=a['status'], truncated=a['cut'], duration=time.monotonic()-t0)
     def close(self): pass
 
@@ -345,10 +347,14 @@ def _servable(spec):
 
 # %% ../nbs/08_mcp.ipynb #affd8441
 def _python_tool(in_process, timeout, memory_mb):
-    "What makes each session's python runner: a `Sandbox`, or one in this process"
-    if in_process: return lambda: _InProcess(timeout)
+    "What makes each session's python runner: a `Sandbox`, or one in this process; one warning on stderr when it runs without namespaces"
+    how = 'install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)'
+    if in_process:
+        print(f'fncall: the python tool runs in this process, without namespaces: the code can do anything this server can; for a sandbox, drop --in-process and {how}', file=sys.stderr)
+        return lambda: _InProcess(timeout)
     from fncall.python import Sandbox
     first = [Sandbox(timeout=timeout, memory_mb=memory_mb)]  # made now: a sandbox that can't start says so before a client comes, and the first client's is ready
+    if first[0].isolation != 'namespace': print(f'fncall: the python tool runs without namespaces (bubblewrap is missing or cannot make them here): the code can read your files and use your network; for a sandbox that hides them, {how}', file=sys.stderr)
     return lambda: first.pop() if first else Sandbox(timeout=timeout, memory_mb=memory_mb)
 
 # %% ../nbs/08_mcp.ipynb #5fbadc81

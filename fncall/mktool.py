@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal, Union
 from typing_extensions import Required, TypedDict
 from pydantic import Field
 from .schema import custom_types, _formats as _schema_formats
-from .call import _py_nm
+from .call import _py_nm, _show
 
 # %% ../nbs/03_mktool.ipynb #423907f5
 type_map = dict(string=str, boolean=bool, integer=int, number=float, array=list, object=dict)
@@ -137,6 +137,30 @@ def _inline(s, root):
         return res
     return inline(s, frozenset({'#'}))
 
+def _is_class(d):
+    "Does definition `d` become a class (a `TypedDict`), made once and described once however often it is used?"
+    return (isinstance(d, dict) and not ({'enum', 'const'} & d.keys() or d.get('anyOf') or d.get('oneOf') or len(d.get('allOf', ())) == 1)
+            and isinstance(d.get('properties'), dict) and 'object' in (t if isinstance(t := d.get('type'), list) else [t]))
+
+def _size(s, root):
+    "How many schemas `s` becomes in `get_schema` and `call_func`, counted before anything is made: a `$ref` counts its definition each time it is used, except one that becomes a class (counted once); one back into a definition being counted counts 1. A `ValueError` past `_max_nodes`"
+    memo, once = {}, 0
+    def size(s):
+        nonlocal once
+        if isinstance(s, list): return sum(map(size, s))
+        if not isinstance(s, dict): return 0
+        n = 1 + sum(map(size, s.values()))
+        if isinstance(ref := s.get('$ref'), str) and ref.startswith('#'):
+            if ref not in memo:
+                memo[ref] = 1  # while its definition is counted
+                m = size(d := _pointer(root, ref))
+                if _is_class(d): once, m = once + m, 1
+                memo[ref] = m
+            n += memo[ref]
+        if n + once > _max_nodes: raise ValueError(f"its schema expands to over {_max_nodes} schemas once its $refs are written out")
+        return n
+    return size(s) + once
+
 # %% ../nbs/03_mktool.ipynb #71d123b5
 def _get(o, *ks):
     "The first of attributes or keys `ks` that `o` has"
@@ -148,16 +172,20 @@ def _get(o, *ks):
 def _naming(name):
     "What goes wrong making tool `name` says which tool it is"
     try: yield
-    except ValueError as e: raise ValueError(f"Tool {name!r}: {e}") from None
+    except RecursionError: raise ValueError(f"Tool {_show(name)}: its schema nests too deeply") from None
+    except ValueError as e: raise ValueError(f"Tool {_show(name)}: {e}") from None
 
 def _tool_parts(tool):
     "(name, description, input schema with its `$ref`s inlined) of a tool in any of the forms above"
     if (fn := _get(tool, 'function')) is not None: tool = fn
     name, schema = _get(tool, 'name'), _get(tool, 'inputSchema', 'input_schema', 'parameters')
-    if not isinstance(name, str) or not name: raise ValueError(f"Tool has no name: {tool!r}")
+    if not isinstance(name, str) or not name: raise ValueError(f"Tool has no name: {_show(tool)}")
     if schema is None: schema = {'type': 'object', 'properties': {}}
     if not isinstance(schema, dict): schema = dict(schema)
-    with _naming(name): return name, _get(tool, 'description') or '', _inline({k: v for k,v in schema.items() if k not in ('$defs', 'definitions')}, schema)
+    s = {k: v for k,v in schema.items() if k not in ('$defs', 'definitions')}
+    with _naming(name):
+        _size(s, schema)  # before anything is made: an untrusted schema can expand a millionfold
+        return name, _get(tool, 'description') or '', _inline(s, schema)
 
 
 # %% ../nbs/03_mktool.ipynb #9b48a7c2

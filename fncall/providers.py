@@ -10,7 +10,7 @@ __all__ = ['strict_schema', 'check_schema', 'tool_schema']
 # %% ../nbs/04_providers.ipynb #d59e08b1
 import itertools, json, math, re
 from pydantic_core import to_jsonable_python
-from .schema import get_schema
+from .schema import get_schema, _derived
 from .call import _py_nm
 
 # %% ../nbs/04_providers.ipynb #60dc5622
@@ -73,6 +73,59 @@ def _jsonable(o):
     if isinstance(o, (list, tuple)): return [_jsonable(v) for v in o]
     try: return _jsonable(to_jsonable_python(o, fallback=str))
     except ValueError: return str(o)  # bytes that are not UTF-8 somewhere inside `o`
+
+# %% ../nbs/04_providers.ipynb #b2a0c0a2
+_max_depth = 200  # levels of nested schemas (and JSON inside them) we read
+
+def _check_depth(s, nm=None):
+    "Raise a `ValueError` if JSON value `s` nests deeper than `_max_depth` (walked without recursion)"
+    todo = [(s, 1)]
+    while todo:
+        o, d = todo.pop()
+        if d > _max_depth: raise ValueError(f"{f'Tool {nm!r}: ' if nm else ''}the schema nests over {_max_depth} levels deep")
+        if isinstance(o, dict): todo += [(v, d+1) for v in o.values()]
+        elif isinstance(o, list): todo += [(v, d+1) for v in o]
+
+def _draft7(s):
+    "Schema `s` with draft-7 `definitions` as `$defs`, and the `#/definitions/...` refs to them"
+    if isinstance(s, list): return [_draft7(o) for o in s]
+    if not isinstance(s, dict): return s
+    res = {k: (v.replace('#/definitions/', '#/$defs/', 1) if k == '$ref' and isinstance(v, str) else _draft7(v)) for k,v in s.items()}
+    if isinstance(res.get('definitions'), dict) and isinstance(res.get('$defs', {}), dict): res['$defs'] = res.pop('definitions') | res.get('$defs', {})
+    return res
+
+def _merged(inner, outer):
+    "Schema `outer` with the one schema of its `allOf`, `inner`, merged in: properties and required of both"
+    res = inner | outer
+    if 'properties' in inner and 'properties' in outer: res['properties'] = inner['properties'] | outer['properties']
+    if 'required' in inner and 'required' in outer: res['required'] = list(dict.fromkeys(inner['required'] + outer['required']))
+    return res
+
+def _typed(s):
+    "Schema `s` with `type: object` if it has properties (or required names) but no type"
+    return s | {'type': 'object'} if 'type' not in s and ('properties' in s or 'required' in s) and not _is_union(s) else s
+
+def _is_union(s): return any(k in s for k in ('anyOf', 'oneOf', '$ref', 'enum', 'const'))
+
+def _root(s):
+    "Parameters schema `s` as a plain record root: a single `allOf`, or a `$ref`, at the root replaced by what it holds; no type means an object"
+    for _ in range(len(s.get('$defs', {})) + 2):  # a chain of refs, each followed once at most
+        if isinstance(s.get('allOf'), list) and len(s['allOf']) == 1 and isinstance(s['allOf'][0], dict):
+            s = dict(s); s = _merged(s.pop('allOf')[0], s)
+        elif isinstance(s.get('$ref'), str) and (t := _deref(s, s['$ref'])) is not None and t is not s:
+            s = dict(s); s.pop('$ref'); s = _merged({k: v for k,v in t.items() if k != '$defs'}, s)
+        else: break
+    return s if _is_union(s) or 'type' in s else s | {'type': 'object'}
+
+def _read(s, nm=None):
+    "Hand-written parameters schema `s` read as `get_schema` writes them (see above)"
+    _check_depth(s, nm)
+    return _root(_draft7(s))
+
+def _no_empty(s):
+    "Schema `s` without empty descriptions (a parameter with no comment has `description: ''` in `get_schema`'s output)"
+    if not isinstance(s, dict): return s
+    return _map_kids({k: v for k,v in s.items() if not (k == 'description' and v == '')}, _no_empty)
 
 # %% ../nbs/04_providers.ipynb #15fed10e
 _phrases = dict(default='default: {}', minLength='at least {} characters', maxLength='at most {} characters',
@@ -165,7 +218,8 @@ def _strict(s, ok=_oai_ok, fmts=_oai_fmts, nullable=True):
     "Schema `s` in a provider's strict subset (`ok` keywords, `fmts` formats); `nullable`: optional properties become required and nullable"
     s = dict(s)
     if 'oneOf' in s: s['anyOf'] = s.pop('oneOf')
-    if 'allOf' in s and len(s['allOf']) == 1: s = s.pop('allOf')[0] | s
+    if 'allOf' in s and len(s['allOf']) == 1: s = _merged(s.pop('allOf')[0], s)
+    s = _typed(s)  # hand-written: `properties` with no `type`
     if '$ref' in s and len(s) > 1:
         if not s.get('description'): s.pop('description', None)
         if len(s) > 1: s = {k: v for k,v in s.items() if k != '$ref'} | {'anyOf': [{'$ref': s['$ref']}]}
@@ -186,8 +240,9 @@ def strict_schema(
     schema:dict, # A JSON schema of a tool's parameters, as `get_schema` makes it
 )->dict: # The same parameters in OpenAI strict mode
     "OpenAI strict-mode version of `schema`: closed objects, all properties required, defaults as null"
-    if (bad := _not_schemas(schema)): raise ValueError('\n'.join(bad))
-    return _strict(_as_params(_jsonable(schema)))
+    s = _read(schema)
+    if (bad := _not_schemas(s)): raise ValueError('\n'.join(bad))
+    return _strict(_as_params(_no_empty(_jsonable(s))))
 
 # %% ../nbs/04_providers.ipynb #ce8a9ced
 _unroll_depth = 3  # levels of recursive types written out, at most
@@ -416,14 +471,14 @@ _envelopes = dict(
 
 _pkeys = ('input_schema', 'parameters', 'inputSchema')
 
-def _parts(f):
-    "(name, description, parameters schema) of function or schema dict `f`"
-    s = get_schema(f)
+def _parts(s):
+    "(name, description, parameters schema) of schema dict `s`"
     s = s.get('function', s)
     if not isinstance(s.get('name'), str): raise ValueError(f"A tool schema needs a 'name' string: {str(s)[:80]}")
     ps = next((s[k] for k in _pkeys if k in s), None) or {'type': 'object', 'properties': {}}
+    ps = _read(ps, s['name'])
     if (bad := _not_schemas(ps)): raise ValueError(f"Tool {s['name']!r}: " + '\n'.join(bad))
-    return s['name'], s.get('description', ''), _jsonable(ps)
+    return s['name'], s.get('description', ''), _no_empty(_jsonable(ps))
 
 def _few_items(s):
     "`s` with `minItems` above 1 (which Anthropic's strict mode rejects) described in words"
@@ -444,7 +499,12 @@ def tool_schema(
     "The tool `f` in `provider`'s format, checked against the provider's rules"
     if provider not in _envelopes: raise ValueError(f"Unknown provider {provider!r}: expected one of {', '.join(_envelopes)}")
     if strict and provider in ('gemini', 'mcp'): raise ValueError(f"{provider} has no strict mode: strict=True is for anthropic, openai and responses")
-    nm, desc, ps = _parts(f)
+    if isinstance(f, dict): return _tool(f, provider, strict)
+    return _derived(f, ('tool_schema', provider, strict), lambda s: _tool(s, provider, strict))  # cached with `f`'s schema
+
+def _tool(s, provider, strict):
+    "Schema dict `s` as a `provider` tool, checked"
+    nm, desc, ps = _parts(s)
     res = _envelopes[provider](nm, desc, _convert(ps, nm, provider, strict), strict)
     if (probs := check_schema(res, provider)): raise ValueError(f"{provider} would reject tool {nm!r}:\n" + '\n'.join(probs))
     return res

@@ -8,208 +8,27 @@ Docs: https://fncall.github.io/fncall/python.html.md"""
 __all__ = ['python', 'python_tool', 'RunResult', 'Sandbox']
 
 # %% ../nbs/02_python.ipynb #ed44e850
-import ast, asyncio, builtins, contextlib, contextvars, ctypes, functools, importlib.util, io, json, math, os, re, secrets, selectors, shutil, signal, subprocess, sys, sysconfig, tempfile, threading, time, traceback, weakref
+import contextlib, contextvars, functools, importlib.util, io, json, math, os, queue, secrets, selectors, shutil, signal, subprocess, sys, tempfile, threading, time, weakref
+from concurrent.futures import Future
 from dataclasses import dataclass
-from inspect import CO_COROUTINE
-
-# %% ../nbs/02_python.ipynb #f918ac4d
-class _Timeout(BaseException):
-    "Raised into user code when the timeout expires; a `BaseException`, so `except Exception:` cannot swallow it"
-
-class _AsyncTimeout(_Timeout):
-    "The same, injected into a thread other than the main one; it arms the line trap in that thread"
-    def __init__(self, *args): super().__init__(*args); _arm_trap()
-
-class _Call:
-    "One timed call: its deadline, whether its timeout has fired, and `done`, set when it ends"
-    def __init__(self, deadline): self.deadline, self.fired, self.done = deadline, False, threading.Event()
-
-class _Thread:
-    "A thread's timeout state: `call`, the timed call whose timeout may be raised into the thread now (None when none runs, and while fncall's own code runs); it changes under `lock`, which a watchdog holds to inject"
-    def __init__(self): self.call, self.lock, self.tid = None, threading.Lock(), ctypes.c_ulong(threading.get_ident())
-
-class _Local(threading.local):
-    def __init__(self): self.st = _Thread()
-
-_tls = _Local()
-_LIBS = tuple({sysconfig.get_paths()[k] for k in ('stdlib','platstdlib','purelib','platlib')})
-
-def _is_lib(f):
-    "Is `f` a frame of fncall or of library code (the standard library, site-packages), rather than user code?"
-    nm, fn = f.f_globals.get('__name__') or '', f.f_code.co_filename
-    return nm=='fncall' or nm.startswith('fncall.') or fn.startswith(_LIBS) or fn.startswith('<frozen')
-
-_FN = '<ast>' # file name of the user's code
-
-def _trap(frame, event, arg):
-    "Trace function: once the timeout has fired, raise again on every line of user code (not library code), so `except BaseException: pass` cannot swallow it"
-    if event in ('line','call') and (c := _tls.st.call) is not None and c.fired and not _is_lib(frame): raise _Timeout()
-    return _trap
-
-def _arm_trap():
-    "Mark the running call timed out, and trace every frame of its code in this thread (up to `_guard`) with `_trap`"
-    if (c := _tls.st.call) is None: return
-    c.fired = True
-    f = sys._getframe(1)
-    while f is not None and f.f_code is not _guard.__code__: f.f_trace,f = _trap,f.f_back
-    sys.settrace(_trap)
-
-# %% ../nbs/02_python.ipynb #cb2f177f
-def _on_alarm(signum, frame):
-    c = _tls.st.call
-    if c is not None and time.monotonic() >= c.deadline: _arm_trap(); raise _Timeout()
-
-def _set_alarm(deadline):
-    "Make SIGALRM call `_on_alarm` at `deadline` and every 20 ms after; returns what `_reset_alarm` needs to put back what was there"
-    h = signal.signal(signal.SIGALRM, _on_alarm)
-    return h, signal.setitimer(signal.ITIMER_REAL, max(deadline-time.monotonic(), 1e-6), 0.02), time.monotonic()
-
-def _reset_alarm(h, old, t0):
-    "Put back SIGALRM handler `h` and timer `old`, less the time passed since `t0` (a timer that ran out meanwhile fires at once)"
-    signal.setitimer(signal.ITIMER_REAL, 0)
-    signal.signal(signal.SIGALRM, h)
-    if old[0]: signal.setitimer(signal.ITIMER_REAL, max(old[0]-(time.monotonic()-t0), 1e-6), old[1])
-
-_set_async = ctypes.pythonapi.PyThreadState_SetAsyncExc # (thread id, exception class): it lands at the thread's next check
-_ASYNC = ctypes.py_object(_AsyncTimeout)
-
-class _Taken(BaseException): "Injected by a thread into itself to replace, and so take back, a timeout that has not landed yet"
-_TAKEN = ctypes.py_object(_Taken)
-
-def _release(st):
-    "Stop timeouts landing in thread `st` (the caller's): name no call there, and take back an injected one that has not landed yet; raises `_Taken`, which the caller catches"
-    with st.lock:
-        st.call = None
-        while True: _set_async(st.tid, _TAKEN) # lands at once; it loops only if another thread's landing cleared the interpreter's flag first
-
-def _watchdog(st, call):
-    "Off the main thread: from `call`'s deadline until it ends, inject `_AsyncTimeout` into its thread `st` every 20 ms, while `call` is the one named there"
-    wait = call.deadline-time.monotonic()
-    while not call.done.wait(wait):
-        with st.lock:
-            if st.call is call: _set_async(st.tid, _ASYNC)
-        wait = 0.02
-
-# %% ../nbs/02_python.ipynb #f3c13b12
-def _guard(f, timeout, outer=None):
-    "Call `f()`, raising `_Timeout` into it once `timeout` seconds (or the deadline of the `outer` call it is part of) have passed"
-    deadline = min(time.monotonic()+timeout if timeout else math.inf, outer.deadline if outer else math.inf)
-    if deadline == math.inf: return f()
-    st, call, prev_trace, alarm = _tls.st, _Call(deadline), sys.gettrace(), None
-    try:
-        if threading.current_thread() is threading.main_thread(): alarm = _set_alarm(deadline)
-        else: threading.Thread(target=_watchdog, args=(st, call), daemon=True).start()
-        st.call = call # from here on the timeout may be raised
-        r = f()
-        if call.fired: raise _Timeout() # the code caught the timeout and ran to its end
-        return r
-    finally:
-        try: _release(st) # first, calling nothing before: no timeout lands after this
-        except (_Taken, _Timeout): pass
-        call.done.set()
-        sys.settrace(prev_trace)
-        if alarm: _reset_alarm(*alarm)
-
-# %% ../nbs/02_python.ipynb #9f9027d9
-def _semicolon(code, node):
-    "Does `;` follow `node`, the last statement of `code`? (Lines end as the parser ends them: not at form feeds or `\u2028`, as `splitlines` would)"
-    line = re.split('\r\n?|\n', code)[node.end_lineno-1].encode()
-    return line[node.end_col_offset:].decode(errors='replace').lstrip().startswith(';')
-
-_NOVAL = object()
-_FLAGS = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
-
-def _compile(code):
-    "Compile `code` into a body and, if it ends in an expression without `;`, that expression"
-    tree = ast.parse(code, _FN)
-    last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-    if last: tree.body.pop()
-    expr = None if last is None or _semicolon(code, last) else compile(ast.Expression(last.value), _FN, 'eval', flags=_FLAGS)
-    if last and not expr: tree.body.append(last)
-    return compile(tree, _FN, 'exec', flags=_FLAGS), expr
-
-# %% ../nbs/02_python.ipynb #6a2bc686
-async def _aexec(body, expr, glb, loc):
-    r = eval(body, glb, loc)
-    if body.co_flags & CO_COROUTINE: await r
-    if expr is None: return _NOVAL
-    r = eval(expr, glb, loc)
-    return await r if expr.co_flags & CO_COROUTINE else r
-
-def _tick(loop):
-    "Wake `loop` now and every 20 ms, so a timeout injected into its thread lands even while it waits for I/O"
-    loop.call_later(0.02, _tick, loop)
-
-def _run_coro(coro):
-    "Run `coro` to completion on a new event loop in this thread, even if a loop is already running here"
-    outer, loop = asyncio._get_running_loop(), asyncio.new_event_loop()
-    asyncio._set_running_loop(None)
-    if (c := _tls.st.call) is not None: loop.call_at(c.deadline, _tick, loop) # the loop's clock is time.monotonic
-    try: return loop.run_until_complete(coro)
-    finally:
-        try:
-            if c is None or not c.fired: loop.run_until_complete(loop.shutdown_asyncgens()) # no more user code after a timeout
-        finally: loop.close(); asyncio._set_running_loop(outer)
-
-def _exec(body, expr, glb, loc):
-    "Run `body` then return the value of `expr` (or `_NOVAL`)"
-    if (body.co_flags | (expr.co_flags if expr else 0)) & CO_COROUTINE: return _run_coro(_aexec(body, expr, glb, loc))
-    exec(body, glb, loc)
-    return _NOVAL if expr is None else eval(expr, glb, loc)
+from fastcore.basics import patch
+from .call import _caller, _outwards
+from .runner import (_BOOT, _Call, _STATUSES, _Taken, _Timeout, _alive, _attempt, _check_timeout, _children, _compile, _fmt_exc,
+                           _guard, _is_lib, _kill_tree, _procs, _release, _status, _tls, _tree, _watchdog)
 
 # %% ../nbs/02_python.ipynb #b6833612
-def _first_user(f):
-    "Globals of the first frame from `f` outwards that is neither fncall nor library code, or None"
-    while f is not None:
-        if not _is_lib(f): return f.f_globals
-        f = f.f_back
-    return None
-
-def _dispatched_ns():
-    "Namespace of the user code that handed fncall this tool call (run in another thread or task), or None"
-    call = sys.modules.get('fncall.call')  # not imported: the Sandbox worker runs this module on its own
-    return call._caller_ns.get() if call else None
+def _first_user(frames):
+    "Globals of the first of `frames` that is neither fncall nor library code, or None"
+    return next((f.f_globals for f in frames if not _is_lib(f)), None)
 
 def _user_ns(f):
-    "The first user frame's globals from `f` outwards, else those of the code that dispatched this call, else IPython's (or `__main__`'s)"
-    ns = _first_user(f)
-    if ns is None: ns = _dispatched_ns()
+    "The first user frame's globals from `f` outwards, else from the frame that dispatched this call (set by fncall's dispatch), else IPython's (or `__main__`'s)"
+    ns = _first_user(_outwards(f))
+    if ns is None: ns = _first_user(_caller.get())
     if ns is not None: return ns
     ip = sys.modules.get('IPython')
     shell = ip.get_ipython() if ip else None
     return shell.user_ns if shell else sys.modules['__main__'].__dict__
-
-# %% ../nbs/02_python.ipynb #3b40ad10
-def _user_frames(stack, top):
-    "Drop frames before the first frame of the user's code (if `top`) and all frames of this module"
-    fs = list(stack)
-    i = next((i for i,o in enumerate(fs) if o.filename==_FN), len(fs) if top else 0)
-    return traceback.StackSummary.from_list([o for o in fs[i:] if o.filename not in _OURS])
-
-_OURS = {f.__code__.co_filename for f in (_trap, _arm_trap, _on_alarm, _AsyncTimeout.__init__)} # frames of the timeout machinery
-_TB_LIMIT = 50 # innermost frames kept: a deep recursion's traceback stays short and quick to format
-
-def _tail(tb, n):
-    "The last `n` entries of traceback `tb`: `traceback` would walk all of a deep recursion's million to keep them"
-    ahead = tb
-    for _ in range(n):
-        if ahead is None: return tb
-        ahead = ahead.tb_next
-    while ahead is not None: tb,ahead = tb.tb_next,ahead.tb_next
-    return tb
-
-def _fmt_exc(e):
-    "Traceback text of `e` with only the user's frames; a timeout shows as `TimeoutError`"
-    typ, val = (TimeoutError, TimeoutError()) if isinstance(e, _Timeout) else (type(e), e)
-    te = traceback.TracebackException(typ, val, _tail(e.__traceback__, _TB_LIMIT), limit=-_TB_LIMIT)
-    seen, todo, top = set(), [te], True
-    while todo:
-        t = todo.pop()
-        if t is None or id(t) in seen: continue
-        seen.add(id(t))
-        t.stack,top = _user_frames(t.stack, top),False
-        todo += [t.__cause__, t.__context__]
-    return ''.join(te.format())
 
 # %% ../nbs/02_python.ipynb #4c6a7274
 _out = contextvars.ContextVar('fncall_python_stdout', default=None)
@@ -243,26 +62,12 @@ def _capture(buf):
             if not _cap['bufs']: sys.stdout = _cap['router'].orig
 
 # %% ../nbs/02_python.ipynb #96253681
-def _check_timeout(timeout):
-    if timeout is not None and not timeout >= 0: raise ValueError(f'timeout must be a number of seconds >= 0 (0 or None: no limit), got {timeout!r}')
-
-def _shown(v, out=None):
-    "What a call shows of value `v`: None for no value, `v` itself if nothing was printed to `out`, else its `repr`"
-    if v is _NOVAL or v is None: return None
-    return v if out is not None and not out.tell() else repr(v)
-
-def _attempt(body, expr, glb, loc, out=None):
-    "Run the code: what to show of its value and None, or its error's traceback text and the error (SystemExit too). Both may run user code (`__repr__`, `__str__`), so call this within the time limit"
-    try: return _shown(_exec(body, expr, glb, loc), out), None
-    except (KeyboardInterrupt, _Timeout): raise
-    except BaseException as e: return _fmt_exc(e), e
-
-def _run(code, glb, loc, timeout, outer):
-    "`python`'s work; `outer` is the timed call this one is part of, if any"
-    out = io.StringIO()
+def _run(code, glb, loc, timeout, outer, out=None, call=None):
+    "`python`'s work, printing to `out`; `outer` is the timed call this one is part of, if any; `call`, one another thread watches"
+    out = io.StringIO() if out is None else out
     try:
         body, expr = _compile(code)
-        with _capture(out): res = _guard(lambda: _attempt(body, expr, glb, loc, out), timeout, outer)[0]
+        with _capture(out): res = _guard(lambda: _attempt(body, expr, glb, loc, out), timeout, outer, call)[0]
     except KeyboardInterrupt: raise
     except BaseException as e: res = _fmt_exc(e) # a syntax error or the timeout: their text runs no user code
     if res is not None and not out.tell(): return res
@@ -283,8 +88,29 @@ def python(
     if (outer := st.call) is not None: # called from timed code: its timeout waits while this call's machinery runs
         try: _release(st)
         except (_Taken, _Timeout): pass
-    try: return _run(code, glb, loc, timeout, outer)
+    try:
+        if outer is None and timeout and not st.main: return _run_apart(code, glb, loc, timeout)
+        return _run(code, glb, loc, timeout, outer)
     finally: st.call = outer
+
+# %% ../nbs/02_python.ipynb #a1e0c004
+_LATE = 0.1 # seconds past the deadline the caller waits for a timeout to land before returning without it
+
+def _run_apart(code, glb, loc, timeout):
+    "`_run` on a thread of its own, watched from this one: returns by the deadline (and `_LATE`) even while the code is in a blocking C call"
+    call, out, box, fin, ctx = _Call(time.monotonic()+timeout), io.StringIO(), {}, threading.Event(), contextvars.copy_context()
+    def work():
+        try: box['r'] = ctx.run(_run, code, glb, loc, timeout, None, out, call)
+        except BaseException as e: box['e'] = e
+        finally: call.done.set(); fin.set() # done: also when it ended before its timeout began (a syntax error)
+    try: threading.Thread(target=work, name='fncall-python', daemon=True).start()
+    except RuntimeError: return _run(code, glb, loc, timeout, None) # no thread to spare: here, as on the main thread
+    if _watchdog(call, call.deadline+_LATE) and fin.wait(_LATE):
+        if 'e' in box: raise box['e']
+        return box['r']
+    with contextlib.suppress(RuntimeError): threading.Thread(target=_watchdog, args=(call,), daemon=True).start() # keeps injecting until the C call returns
+    note = f'(still in a blocking call after {timeout} s: left to end in the background when that call returns)'
+    return '\n'.join(o for o in (out.getvalue().rstrip('\n'), note, 'TimeoutError') if o)
 
 # %% ../nbs/02_python.ipynb #136e2268
 def python_tool(
@@ -310,135 +136,50 @@ class RunResult:
     stderr:str='' # Error stream output (capped the same way)
     result:str|None=None # `repr` of the final expression's value, if any
     error:str='' # Traceback of the user's frames, or what the sandbox did (timeout, kill, restart)
-    status:str='ok' # One of ok, error, timeout, memory, killed
+    status:str='ok' # One of ok, error, timeout, memory, cancelled, killed
     duration:float=0. # Wall-clock seconds
     truncated:bool=False # Whether stdout, stderr, the result or the error was cut
     reset:bool=False # Whether the worker was restarted, losing the namespace
-    def __str__(self): return '\n'.join(o for o in (self.stdout.rstrip('\n'), self.stderr.rstrip('\n'), self.result, self.error.rstrip('\n')) if o)
+    note:str='' # What the sandbox did before running the code (a restart after the worker died while idle)
+    def __str__(self): return '\n'.join(o for o in (self.note, self.stdout.rstrip('\n'), self.stderr.rstrip('\n'), self.result, self.error.rstrip('\n')) if o)
 
-# %% ../nbs/02_python.ipynb #778337aa
-_STATUSES = ('ok', 'error', 'timeout', 'memory') # what the worker itself reports
+# %% ../nbs/02_python.ipynb #a1e0c007
+def _pidfd(pid, uid):
+    "A pidfd of `pid` if, once opened, it is a process of `uid`, else None (a pid reused by another user's process is never signalled)"
+    try: fd = os.pidfd_open(pid)
+    except OSError: return None
+    if (s := _status(pid)) and uid in s[2]: return fd
+    os.close(fd)
 
-def _clip(s, cap):
-    "`s` cut to its head and tail if it is longer than `cap` characters"
-    return s if len(s) <= cap else s[:cap//2] + f'\n... [{len(s)-cap} characters truncated] ...\n' + s[len(s)-(cap-cap//2):]
-
-def _serve(code, ns, timeout, cap):
-    "Run `code` in `ns` in the worker (its output goes straight to fds 1 and 2): status, the result's `repr` (made within the time limit) and error"
-    try:
-        body, expr = _compile(code)
-        res, e = _guard(lambda: _attempt(body, expr, ns, ns), timeout)
-    except BaseException as x: res, e = _fmt_exc(x), x # a syntax error or the timeout
-    status = 'ok' if e is None else 'timeout' if isinstance(e, _Timeout) else 'memory' if isinstance(e, MemoryError) else 'error'
-    res, err = (res, '') if e is None else (None, res)
-    cut = len(res or '') > cap or len(err) > cap
-    return dict(status=status, result=None if res is None else _clip(res, cap), error=err[-cap:], cut=cut)
-
-def _limit(cfg):
-    "Set the worker's hard limits (soft = hard), forbid gaining privileges, keep its files private, and make it the reaper of its orphaned descendants"
-    import resource as R
-    mb = 1024*1024
-    for r,v in ((R.RLIMIT_AS, cfg['memory_mb']*mb), (R.RLIMIT_CPU, cfg['cpu_s']), (R.RLIMIT_NPROC, cfg['nproc']),
-                (R.RLIMIT_FSIZE, cfg['fsize_mb']*mb), (R.RLIMIT_NOFILE, cfg['nofile']), (R.RLIMIT_CORE, 0)): R.setrlimit(r, (v,v))
-    if prctl := getattr(ctypes.CDLL(None), 'prctl', None): # Linux
-        prctl(36, 1, 0, 0, 0) # PR_SET_CHILD_SUBREAPER
-        prctl(38, 1, 0, 0, 0) # PR_SET_NO_NEW_PRIVS: setuid programs it runs get no privileges
-    os.umask(0o077) # files it creates are readable by its own uid only
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN) # writing past the file size limit raises OSError instead of killing
-
-def _reap():
-    "Collect exited children (and adopted orphans), so their zombies do not count against the process limit"
-    with contextlib.suppress(ChildProcessError):
-        while os.waitpid(-1, os.WNOHANG)[0]: pass
-
-def _kill_rest(me, own_uid):
-    "Kill every process the runs started, but not the worker: all others of its own uid (kill(-1) reaches exactly those), else its descendants"
-    if not own_uid: return _kill_tree(me, root=False)
-    with contextlib.suppress(ProcessLookupError): os.kill(-1, signal.SIGKILL)
-
-def _flush():
-    "Flush the real stdout and stderr, and whatever the code replaced them with (even None)"
-    for f in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
-        with contextlib.suppress(Exception): f.flush()
-
-def _worker(cfg, rf):
-    "Main loop of the worker process: one JSON request per line in, one JSON answer per line out"
-    _limit(cfg)
-    ns, me = {'__name__': '__main__', '__builtins__': builtins}, os.getpid()
-    for line in rf:
-        req = json.loads(line)
-        _reap()
-        try: a = _serve(req['code'], ns, req['timeout'], cfg['max_output'])
-        finally:
-            if os.getpid()!=me: os._exit(0) # a forked child must never answer
-        if a['status']=='timeout': _kill_rest(me, cfg['own_uid'])
-        _flush()
-        _reap()
-        b = memoryview(b'\n' + json.dumps(dict(a, id=req['id']), ensure_ascii=False).encode(errors='replace') + b'\n') # the leading newline ends any partial line the code wrote here
-        while b: b = b[os.write(cfg['wfd'], b):]
-
-_BOOT = ("import sys, os, json, types; cfg = json.loads(sys.argv[1]); rf = os.fdopen(cfg['rfd'], 'rb'); "
-         "m = sys.modules['fncall.python'] = types.ModuleType('fncall.python'); "
-         "exec(compile(json.loads(rf.readline()), '<fncall sandbox>', 'exec'), vars(m)); m._worker(cfg, rf)")
-
-# %% ../nbs/02_python.ipynb #ff3279c9
-def _procs():
-    "(pid, parent pid, state letter, (real, effective, saved uid)) of every process, read from /proc"
-    for d in os.listdir('/proc'):
-        if not d.isdigit(): continue
-        try:
-            with open(f'/proc/{d}/status', 'rb') as f: s = f.read()
-            get = lambda k: s.split(b'\n'+k+b':', 1)[1].split()
-            yield int(d), int(get(b'PPid')[0]), get(b'State')[0], tuple(map(int, get(b'Uid')[:3]))
-        except (OSError, IndexError, ValueError): continue
-
-def _children():
-    "Map of parent pid to child pids"
-    kids = {}
-    for p,pp,*_ in _procs(): kids.setdefault(pp, []).append(p)
-    return kids
-
-def _tree(pids):
-    "`pids` and all their descendants"
-    kids, out, todo = _children(), set(pids), list(pids)
-    while todo:
-        for c in kids.get(todo.pop(), ()):
-            if c not in out: out.add(c); todo.append(c)
-    return out
-
-def _signal(pids, pgid, sig):
-    for p in pids:
-        with contextlib.suppress(OSError): os.kill(p, sig)
-    if pgid:
-        with contextlib.suppress(OSError): os.killpg(pgid, sig)
-
-def _kill_tree(pid, root=True):
-    "Freeze `pid`'s descendants (also those in new sessions), and `pid` and its group if `root`, until no new ones appear; then kill them"
-    pids, group = {pid}, pid if root else None
-    if os.path.isdir('/proc'):
-        for _ in range(100):
-            _signal(pids if root else pids-{pid}, group, signal.SIGSTOP)
-            new = _tree(pids)
-            if new==pids: break
-            pids = new
-    _signal(pids if root else pids-{pid}, group, signal.SIGKILL)
-
-def _alive(uid):
-    "Pids of the live processes (not zombies) with `uid` as real, effective or saved uid"
-    return {p for p,_,st,us in _procs() if uid in us and st not in (b'Z', b'X')}
-
-_KILL = 'import os\ntry: os.kill(-1, 9)\nexcept ProcessLookupError: pass'
-
-def _kill_uid(uid, exe, wait=5):
-    "Kill every process of `uid`: a helper running as `uid` sends SIGKILL to pid -1, until none is left alive (or `wait` s pass)"
+def _kill_uid(uid, wait=5):
+    "Kill every process of `uid`, scanning /proc from here: stop each one found until no new one appears, kill them all; again until none is alive (or `wait` s pass)"
     end = time.monotonic()+wait
-    while time.monotonic() < end:
-        with contextlib.suppress(OSError, subprocess.SubprocessError):
-            subprocess.run([exe, '-I', '-S', '-c', _KILL], user=uid, group=uid, extra_groups=[], env={}, cwd='/', timeout=wait,
-                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(10):
+    while (pids := _alive(uid)) and time.monotonic() < end:
+        fds = {}
+        for _ in range(100):
+            for p in pids:
+                if (fd := _pidfd(p, uid)) is not None:
+                    fds[p] = fd
+                    with contextlib.suppress(OSError): signal.pidfd_send_signal(fd, signal.SIGSTOP)
+            if not (pids := _alive(uid)-fds.keys()): break
+        for fd in fds.values():
+            with contextlib.suppress(OSError): signal.pidfd_send_signal(fd, signal.SIGKILL)
+            os.close(fd)
+        for _ in range(20):
             if not _alive(uid): return
-            time.sleep(0.01)
+            time.sleep(0.005)
+
+_SHARED = ('/tmp', '/var/tmp', '/dev/shm') # where any uid may leave files
+
+def _rm_owned(uid):
+    "Delete what processes of `uid` left in the shared temporary directories (outside namespaces, as root)"
+    for d in _SHARED:
+        with contextlib.suppress(OSError), os.scandir(d) as es:
+            for e in es:
+                with contextlib.suppress(OSError):
+                    if e.stat(follow_symlinks=False).st_uid != uid: continue
+                    if e.is_dir(follow_symlinks=False): shutil.rmtree(e.path, ignore_errors=True)
+                    else: os.unlink(e.path)
 
 # %% ../nbs/02_python.ipynb #cce51aaf
 _UIDS = (2_000_000_000, 2_100_000_000) # the range a worker's own uid is drawn from
@@ -478,8 +219,8 @@ def _runnable(path):
 
 @functools.cache
 def _source():
-    "This module's source, which the worker runs"
-    with open(importlib.util.find_spec('fncall.python').origin, encoding='utf-8') as f: return f.read()
+    "The source of `fncall.runner`, which the worker runs"
+    with open(importlib.util.find_spec('fncall.runner').origin, encoding='utf-8') as f: return f.read()
 
 def _write_all(fd, data, deadline):
     "Write `data` to the non-blocking pipe `fd` by `deadline`; False if the reader does not take it all in time"
@@ -518,127 +259,272 @@ def _answer(line, rid):
           and isinstance(a.get('result'), (str, type(None))) and isinstance(a.get('error'), str) and type(a.get('cut')) is bool)
     return a if ok else None
 
+# %% ../nbs/02_python.ipynb #a1e0c008
+_SYS = ('/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32') # the system: read-only (or the same symlinks into /usr)
+_ETC = ('/etc/ld.so.cache', '/etc/localtime', '/etc/alternatives') # of /etc, only what programs need to start
+_NET = ('/etc/resolv.conf', '/etc/hosts', '/etc/nsswitch.conf', '/etc/ssl', '/etc/ca-certificates', '/etc/pki') # and to reach the network
+
+def _python_dirs(exe):
+    "The installation directories of interpreter `exe` (and of the one it links to, as a venv's does), outside the system's"
+    xs = {exe, os.path.realpath(exe)}
+    if exe == sys.executable: ps = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    else: ps = {os.path.dirname(os.path.dirname(x)) for x in xs}
+    return sorted(p for p in ps if p != '/' and not any(p==s or p.startswith(s+'/') for s in _SYS))
+
+def _bwrap(exe, d, mb, ro, rw, network):
+    "bubblewrap's arguments: new namespaces; the system and Python read-only; `d` read-write as the working directory; private /tmp and /dev/shm of `mb`/2 MB each; the rest read-only and empty"
+    a = [shutil.which('bwrap'), '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+         *([] if network else ['--unshare-net']), '--die-with-parent', '--as-pid-1', '--new-session']
+    for p in _SYS:
+        if os.path.islink(p): a += ['--symlink', os.readlink(p), p]
+        elif os.path.isdir(p): a += ['--ro-bind', p, p]
+    for p in _python_dirs(exe): a += ['--ro-bind', p, p]
+    for p in _ETC + (_NET if network else ()): a += ['--ro-bind-try', p, p]
+    size = str(mb*2**20//2)
+    a += ['--proc', '/proc', '--dev', '/dev', '--size', size, '--tmpfs', '/tmp', '--size', size, '--tmpfs', '/dev/shm']
+    for p in ro: a += ['--ro-bind', p, p]
+    for p in rw: a += ['--bind', p, p]
+    return a + ['--bind', d, d, '--chdir', d, '--remount-ro', '/dev', '--remount-ro', '/']
+
+@functools.cache
+def _bwrap_ok(own):
+    "Can bubblewrap make namespaces here (as another uid when `own`, as root does for its workers)? Tried once"
+    if not (exe := shutil.which('bwrap')): return False
+    ids = dict(user=65534, group=65534, extra_groups=[]) if own else {}
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        return subprocess.run([exe, '--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', 'true'], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10, cwd='/', **ids).returncode == 0
+    return False
+
+def _isolation(want, own):
+    "The mode a sandbox runs in, given the one asked for"
+    if want not in ('auto', 'namespace', 'process'): raise ValueError(f"isolation must be 'auto', 'namespace' or 'process', got {want!r}")
+    if want == 'process' or (want == 'auto' and not _bwrap_ok(own)): return 'process'
+    if not _bwrap_ok(own): raise RuntimeError("isolation='namespace' needs bubblewrap able to make namespaces: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)")
+    return 'namespace'
+
 # %% ../nbs/02_python.ipynb #00a31d0d
 _GRACE = 1.0 # seconds the parent waits past `timeout` for the worker's own timeout before killing it
+_CANCEL_GRACE = 0.3 # seconds a cancelled run has to stop before the worker is killed
 
-def _stop_worker(proc, fds, d, uid, exe):
-    "Kill worker `proc` and everything it started (all processes of its own `uid`, else its tree), close our ends `fds` of its pipes, delete its directory `d`"
-    if uid is not None: _kill_uid(uid, exe)
-    else: _kill_tree(proc.pid)
+def _stop_worker(proc, fds, d, uid, ns):
+    "Kill worker `proc` and everything it started (its process tree: in namespaces, all of it; as root, every process of its own `uid` too), close our ends `fds` of its pipes, delete its directory `d` (and, as root outside namespaces, its files in /tmp and /dev/shm)"
+    _kill_tree(proc.pid)
+    if uid is not None: _kill_uid(uid)
     proc.kill()
     proc.wait()
     for f in (proc.stdout, proc.stderr): f.close()
     for fd in fds: os.close(fd)
     shutil.rmtree(d, ignore_errors=True)
+    if uid is not None and not ns: _rm_owned(uid)
     _taken.discard(uid)
 
+def _why(rc, ns):
+    "What ended the worker, from its exit status `rc` (None: it is alive but sent an invalid answer; bubblewrap reports death by signal N as 128+N)"
+    if rc is None: return 'the worker sent an invalid answer'
+    if ns and rc > 128: rc = 128-rc
+    if rc >= 0: return f'the worker exited with code {rc}'
+    try: sig = signal.Signals(-rc).name
+    except ValueError: sig = f'signal {-rc}'
+    return f'the worker was killed by {sig} (memory, CPU or process limit?)'
+
 class Sandbox:
-    "Run code in a persistent worker subprocess with hard limits the code cannot defeat"
+    "Run code in a persistent worker subprocess with hard limits the code cannot defeat, in Linux namespaces where bubblewrap can make them"
     def __init__(self,
         timeout:float=30, # Wall-clock seconds per `run`
-        memory_mb:int=512, # Address-space limit of each process
+        memory_mb:int=512, # Address-space limit of each process (and the size of the private /tmp and /dev/shm together)
         cpu_s:int|None=None, # CPU seconds each process may use over its life (default `10*timeout+60`)
         nproc:int=64, # Processes the worker's uid may have (as root: the worker's own uid; else yours, all of them counted)
         fsize_mb:int=64, # Largest file a process may write
         nofile:int=256, # Open file descriptors per process
         max_output:int=20_000, # Characters kept per run of stdout, stderr, the result and the error (head and tail)
-        env:dict|None=None, # Extra environment variables for the worker
+        env:dict|None=None, # Environment variables for the worker, over the few it gets (PATH, HOME, TMPDIR, LANG, PYTHONIOENCODING)
         executable:str|None=None, # Worker's interpreter (default `sys.executable`, else `python3` on the default PATH if others cannot run it)
+        isolation:str='auto', # 'namespace' (bubblewrap), 'process' (none), or 'auto': namespaces where bubblewrap can make them
+        network:bool=False, # In namespaces: reach the host's network (by default the code has only a loopback of its own)
+        ro:list=(), # In namespaces: host paths the code may read
+        rw:list=(), # In namespaces: host paths the code may read and write
     ):
-        if not (isinstance(timeout, (int, float)) and timeout > 0): raise ValueError(f'timeout must be a positive number of seconds, got {timeout!r}')
-        self.timeout, self.max_output, self.env = timeout, max_output, env or {}
-        self.cfg = dict(memory_mb=memory_mb, cpu_s=int(cpu_s or 10*timeout+60), nproc=nproc, fsize_mb=fsize_mb, nofile=nofile, max_output=max_output)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < math.inf: raise ValueError(f'timeout must be a positive number of seconds, got {timeout!r}')
+        cpu_s = 10*math.ceil(timeout)+60 if cpu_s is None else cpu_s
+        for k,v in dict(memory_mb=memory_mb, cpu_s=cpu_s, nproc=nproc, fsize_mb=fsize_mb, nofile=nofile, max_output=max_output).items():
+            if isinstance(v, bool) or not isinstance(v, int) or v <= 0: raise ValueError(f'{k} must be a positive whole number, got {v!r}')
+        env = {} if env is None else env
+        if not isinstance(env, dict) or not all(isinstance(o, str) for kv in env.items() for o in kv): raise TypeError(f'env must be a dict of str to str, got {env!r}')
+        self.ro, self.rw = _paths(ro, 'ro'), _paths(rw, 'rw')
+        self.timeout, self.max_output, self.env, self.network = timeout, max_output, env, bool(network)
+        self.cfg = dict(memory_mb=memory_mb, cpu_s=cpu_s, nproc=nproc, fsize_mb=fsize_mb, nofile=nofile, max_output=max_output)
         self._own = os.geteuid()==0 and os.path.isdir('/proc') # root: each worker under a uid of its own
         self.exe = executable or sys.executable
         if self._own and not executable and not _runnable(self.exe): self.exe = shutil.which('python3', path=os.defpath) or self.exe
-        self._proc, self.uid, self.dir, self._id, self._lock = None, None, None, 0, threading.Lock()
+        self.isolation = _isolation(isolation, self._own)
+        if self.isolation == 'process' and (self.ro or self.rw): raise ValueError('ro= and rw= need namespaces (bubblewrap): outside them the code sees what its uid may see')
+        self._proc, self.uid, self.dir, self._id, self._busy, self._cancel, self._lock = None, None, None, 0, None, None, threading.Lock()
+        _catch_term()
         self._start()
 
     def _start(self):
-        "Start a fresh worker in a new private directory, as root under a fresh uid of its own"
-        self.dir, ids = tempfile.mkdtemp(prefix='fncall-sandbox-'), {}
-        if self._own:
-            self.uid = _free_uid()
-            os.chown(self.dir, self.uid, self.uid)
-            ids = dict(user=self.uid, group=self.uid, extra_groups=[])
-        req_r, self._req = os.pipe()
-        self._resp, resp_w = os.pipe()
-        cfg = dict(self.cfg, rfd=req_r, wfd=resp_w, own_uid=self._own)
-        env = dict(PATH=os.defpath, HOME=self.dir, TMPDIR=self.dir, LANG='C.UTF-8', PYTHONIOENCODING='utf-8', **self.env)
-        try: self._proc = subprocess.Popen([self.exe, '-I', '-c', _BOOT, json.dumps(cfg)], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, pass_fds=(req_r, resp_w), cwd=self.dir, env=env, start_new_session=True, **ids)
+        "Start a fresh worker in a new private directory (as root, under a fresh uid of its own), in namespaces if that is the mode"
+        if _ending.is_set() or not threading.main_thread().is_alive(): raise RuntimeError('the process is exiting: no new sandbox worker') # else a run reset meanwhile would outlive it
+        ns = self.isolation == 'namespace'
+        self.uid = _free_uid() if self._own else None
+        self.dir = tempfile.mkdtemp(prefix='fncall-sandbox-')
+        (req_r, req_w), (resp_r, resp_w) = os.pipe(), os.pipe()
+        try:
+            ids = dict(user=self.uid, group=self.uid, extra_groups=[]) if self._own else {}
+            if self._own: os.chown(self.dir, self.uid, self.uid)
+            cfg = dict(self.cfg, rfd=req_r, wfd=resp_w, kill_all=self._own or ns, ns=ns, ppid=os.getpid())
+            env = dict(PATH=os.defpath, HOME=self.dir, TMPDIR=self.dir, LANG='C.UTF-8', PYTHONIOENCODING='utf-8') | self.env
+            cmd = [self.exe, '-I', '-c', _BOOT, json.dumps(cfg)]
+            if ns: cmd = _bwrap(self.exe, self.dir, self.cfg['memory_mb'], self.ro, self.rw, self.network) + cmd
+            self._proc = _spawn(functools.partial(subprocess.Popen, cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                pass_fds=(req_r, resp_w), cwd=self.dir, env=env, start_new_session=True, **ids))
         except BaseException as e:
-            for fd in (self._req, self._resp): os.close(fd)
+            for fd in (req_w, resp_r): os.close(fd)
             shutil.rmtree(self.dir, ignore_errors=True); _taken.discard(self.uid)
             if isinstance(e, PermissionError): raise PermissionError(f'the sandbox user cannot run the worker interpreter {self.exe!r}: pass `executable=` one that any user may run') from e
             raise
         finally: os.close(req_r); os.close(resp_w)
-        self._finalizer = weakref.finalize(self, _stop_worker, self._proc, (self._req, self._resp), self.dir, self.uid, self.exe) # also when the sandbox is collected, or at exit
+        self._req, self._resp = req_w, resp_r
+        self._finalizer = weakref.finalize(self, _stop_worker, self._proc, (req_w, resp_r), self.dir, self.uid, ns) # also when the sandbox is collected, or at exit
+        _live.add(self._finalizer)
         for fd in (self._proc.stdout.fileno(), self._proc.stderr.fileno(), self._resp, self._req): os.set_blocking(fd, False)
         with contextlib.suppress(OSError): _write_all(self._req, json.dumps(_source()).encode()+b'\n', time.monotonic()+10) # if it fails, the first run says the worker died
 
     def _stop(self):
         if self._proc is None: return
         self._finalizer()
+        _live.discard(self._finalizer)
         self._proc = None
 
-    def _exchange(self, code, out, err):
-        "Send `code`; read output and answers until the answer to this request arrives, the worker dies or the deadline passes"
-        self._id += 1
-        deadline, buf = time.monotonic()+self.timeout+_GRACE, bytearray()
-        try:
-            if not _write_all(self._req, json.dumps(dict(id=self._id, code=code, timeout=self.timeout)).encode()+b'\n', deadline): return 'timeout', None
-        except OSError: return 'died', None
-        with selectors.DefaultSelector() as sel:
-            bufs = {self._proc.stdout.fileno(): out, self._proc.stderr.fileno(): err, self._resp: buf}
-            for fd in bufs: sel.register(fd, selectors.EVENT_READ)
-            while True:
-                a = next(filter(None, (_answer(o, self._id) for o in _lines(buf))), None)
-                if a: break
-                if len(buf) > 12*self.max_output+65536: return 'died', None # longer than any answer of ours (6 bytes per escaped character)
-                if (left := deadline-time.monotonic()) <= 0: return 'timeout', None
-                if self._proc.poll() is not None: return 'died', None
-                _pump(sel, bufs, min(left, 0.05))
-            sel.unregister(self._resp)
-            end = time.monotonic()+0.05 # drain what the worker wrote before answering; never wait for EOF
-            while time.monotonic() < end and _pump(sel, bufs, 0): pass
-        return 'ok', a
+    def _worker_pid(self):
+        "The worker's pid (in namespaces, bubblewrap's one child), or None"
+        if self._proc is None: return None
+        if self.isolation == 'process': return self._proc.pid
+        return next(iter(_children().get(self._proc.pid, ())), None)
 
-    def run(self,
-        code:str, # Python code to run in the worker's namespace
-    )->RunResult:
-        "Run `code` in the worker and report what happened; runs from several threads take turns, each timed from its own start"
-        if not isinstance(code, str): raise TypeError(f'code must be a str, got {type(code).__name__}')
-        with self._lock: return self._run(code)
+# %% ../nbs/02_python.ipynb #a1e0c010
+@patch
+def _exchange(self:Sandbox, code, out, err):
+    "Send `code`; read output and answers until the answer to this request arrives, the worker dies, the deadline passes or the run is cancelled"
+    self._id += 1
+    deadline, buf, cancelled, self._busy = time.monotonic()+self.timeout+_GRACE, bytearray(), False, self._id
+    try:
+        if not _write_all(self._req, json.dumps(dict(id=self._id, code=code, timeout=self.timeout)).encode()+b'\n', deadline): return 'timeout', None
+    except OSError: return 'died', None
+    with selectors.DefaultSelector() as sel:
+        bufs = {self._proc.stdout.fileno(): out, self._proc.stderr.fileno(): err, self._resp: buf}
+        for fd in bufs: sel.register(fd, selectors.EVENT_READ)
+        while True:
+            a = next(filter(None, (_answer(o, self._id) for o in _lines(buf))), None)
+            if a: break
+            if len(buf) > 12*self.max_output+65536: return 'died', None # longer than any answer of ours (6 bytes per escaped character)
+            if self._cancel == self._id and not cancelled: # stop it as its timeout would; kill it if it does not stop
+                cancelled, deadline = True, min(deadline, time.monotonic()+_CANCEL_GRACE)
+                with contextlib.suppress(OSError, TypeError): os.kill(self._worker_pid(), signal.SIGUSR1)
+            if (left := deadline-time.monotonic()) <= 0: return ('cancelled' if cancelled else 'timeout'), None
+            if self._proc.poll() is not None: return 'died', None
+            _pump(sel, bufs, min(left, 0.02))
+        sel.unregister(self._resp)
+        end = time.monotonic()+0.05 # drain what the worker wrote before answering; never wait for EOF
+        while time.monotonic() < end and _pump(sel, bufs, 0): pass
+    return 'ok', a
 
-    def _run(self, code):
-        t0 = time.monotonic()
-        if self._proc is None: self._start()
-        out, err = _Capped(self.max_output), _Capped(self.max_output)
-        how, a = self._exchange(code, out, err)
-        r = RunResult(stdout=out.text(), stderr=err.text(), truncated=bool(out.cut or err.cut))
-        if how=='ok': r.status, r.result, r.error, r.truncated = a['status'], a['result'], a['error'], r.truncated or a['cut']
-        else:
-            rc = self._proc.poll()
-            r.status, r.reset = ('timeout' if how=='timeout' else 'killed'), True
-            why = (f'TimeoutError: no answer within {self.timeout} s' if how=='timeout' else
-                   f'the worker exited with code {rc}' if rc is not None and rc >= 0 else
-                   f'the worker was killed by {signal.Signals(-rc).name} (memory, CPU or process limit?)' if rc is not None else
-                   'the worker sent an invalid answer')
-            r.error = f'{why}; it was killed and restarted: state was reset (variables, imports, functions and files are gone)'
-            self._stop(); self._start()
-        r.duration = time.monotonic()-t0
-        return r
+@patch
+def run(self:Sandbox,
+    code:str, # Python code to run in the worker's namespace
+)->RunResult:
+    "Run `code` in the worker and report what happened; runs from several threads take turns, each timed from its own start"
+    if not isinstance(code, str): raise TypeError(f'code must be a str, got {type(code).__name__}')
+    with self._lock:
+        try: return self._run(code)
+        finally: self._busy = None
 
-    def python(self,
-        code:str, # Python code to run
-    ):
-        "Executes python `code` in a sandbox and returns its output and final expression (similar to IPython)."
-        return str(self.run(code))
+@patch
+def _run(self:Sandbox, code):
+    t0, note, ns = time.monotonic(), '', self.isolation == 'namespace'
+    if self._proc is not None and (rc := self._proc.poll()) is not None: # it died while idle: this code still runs, in a fresh one
+        note = f'[{_why(rc, ns)} since the last run; it was restarted: state was reset]'
+        self._stop()
+    if self._proc is None: self._start()
+    out, err = _Capped(self.max_output), _Capped(self.max_output)
+    how, a = self._exchange(code, out, err)
+    r = RunResult(stdout=out.text(), stderr=err.text(), truncated=bool(out.cut or err.cut), note=note, reset=bool(note))
+    if how=='ok': r.status, r.result, r.error, r.truncated = a['status'], a['result'], a['error'], r.truncated or a['cut']
+    else:
+        r.status, r.reset = how if how in ('timeout', 'cancelled') else 'killed', True
+        why = {'timeout': f'TimeoutError: no answer within {self.timeout} s', 'cancelled': 'CancelledError: the run did not stop when cancelled'}.get(how) or _why(self._proc.poll(), ns)
+        r.error = f'{why}; it was killed and restarted: state was reset (variables, imports, functions and files are gone)'
+        self._stop(); self._start()
+    r.duration = time.monotonic()-t0
+    return r
 
-    def close(self):
-        "Kill the worker and everything it started, and delete its working directory (after a run in progress ends)"
-        with self._lock: self._stop()
+@patch
+def python(self:Sandbox,
+    code:str, # Python code to run
+):
+    "Executes python `code` in a sandbox and returns its output and final expression (similar to IPython)."
+    return str(self.run(code))
 
-    def __enter__(self): return self
-    def __exit__(self, *args): self.close()
+@patch
+def cancel(self:Sandbox):
+    "Stop the run in progress, if any, as its timeout would (the next run answers at once); safe to call from any thread"
+    self._cancel = self._busy
+
+@patch
+def close(self:Sandbox):
+    "Kill the worker and everything it started, and delete its working directory (after a run in progress ends)"
+    with self._lock: self._stop()
+
+@patch
+def __enter__(self:Sandbox): return self
+@patch
+def __exit__(self:Sandbox, *args): self.close()
+
+# %% ../nbs/02_python.ipynb #a1e0c011
+def _paths(ps, name):
+    "Host paths for `ro=`/`rw=`: each must exist; resolved, so a symlink binds what it points to"
+    if isinstance(ps, (str, os.PathLike)): ps = [ps]
+    out = []
+    for p in ps:
+        if not isinstance(p, (str, os.PathLike)): raise TypeError(f'{name} must be a list of paths, got {p!r} in it')
+        if not os.path.exists(p): raise ValueError(f'{name}: no such path {os.fspath(p)!r}')
+        out.append(os.path.realpath(p))
+    return out
+
+_jobs, _jobs_lock = None, threading.Lock()
+
+def _spawn(fn):
+    "`fn()` run on one long-lived thread: a worker that dies with its parent watches the thread that started it, which must not end before the process does"
+    global _jobs
+    with _jobs_lock:
+        if _jobs is None:
+            q = queue.SimpleQueue()
+            try: threading.Thread(target=_spawner, args=(q,), name='fncall-spawner', daemon=True).start()
+            except RuntimeError: return fn() # no thread to spare: from this one
+            _jobs = q
+    fut = Future()
+    _jobs.put((fn, fut))
+    return fut.result()
+
+def _spawner(q):
+    while True:
+        fn, fut = q.get()
+        try: fut.set_result(fn())
+        except BaseException as e: fut.set_exception(e)
+        del fn, fut # hold nothing while waiting
+
+_live, _ending = set(), threading.Event() # finalizers of the running workers; set once the process is being stopped
+
+def _on_term(signum, frame):
+    "SIGTERM or SIGHUP: stop every sandbox, then die of the signal as if it had not been caught"
+    _ending.set()
+    for f in list(_live): f()
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+def _catch_term():
+    "Stop the sandboxes on SIGTERM and SIGHUP too (at exit `weakref.finalize` does): only where nothing else handles them, and only from the main thread, which alone may"
+    if threading.current_thread() is not threading.main_thread(): return
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(s) is signal.SIG_DFL: signal.signal(s, _on_term)

@@ -8,21 +8,20 @@ Docs: https://fncall.github.io/fncall/tools.html.md"""
 __all__ = ['FunctionTool', 'FunctionRegistry']
 
 # %% ../nbs/07_tools.ipynb #13a966c3
-import asyncio, concurrent.futures, contextvars, functools, inspect, json, sys
+import asyncio, concurrent.futures, contextvars, functools, inspect, json, sys, typing
 from fastcore.basics import patch
 from .schema import get_schema
-from .call import call_func, _attempt, _model_err, _is_async, _dispatch
+from .call import call_func, _attempt, _model_err, _is_async, _dispatch, _show
 from .providers import tool_schema
 from .pycall import parse_function_calls, map_positional_args
 from .parse import ToolCallParser
 
-
 # %% ../nbs/07_tools.ipynb #5e1c0a11
-async def _outcome(nm, f, args, timeout=None):
-    "(result, is_error) of calling tool `nm`, function `f`, with a model's `args`"
-    try: ok, res = await asyncio.wait_for(_attempt(f, args, None), timeout)  # the tool's own errors (a sys.exit too) are caught inside
+async def _outcome(nm, f, args, timeout=None, out=None):
+    "(result, is_error) of calling tool `nm`, function `f`, with a model's `args`; `out` makes the result what is sent. Formatting an error and `out` count against `timeout` too"
+    try: ok, res, msg = await asyncio.wait_for(_attempt(f, args, None, label=nm, out=out), timeout)  # the tool's own errors (a sys.exit too) are caught inside
     except asyncio.TimeoutError as e: return _model_err(nm, e, timeout), True  # so this is only the wait running out
-    return (res, False) if ok else (_model_err(nm, res), True)
+    return (res, False) if ok else (msg, True)
 
 def _sync(coro):
     "Result of `coro`, run on a new event loop (in a worker thread if this one already has a loop running); the caller's frame is remembered for `python`"
@@ -36,7 +35,6 @@ def _unbound(f):
     qn = getattr(f, '__qualname__', '').split('.')
     if not inspect.isfunction(f) or len(qn) < 2 or qn[-2] == '<locals>': return False
     return list(inspect.signature(f).parameters)[:1] == ['self']
-
 
 # %% ../nbs/07_tools.ipynb #bcf16d15
 class FunctionTool:
@@ -52,6 +50,16 @@ class FunctionTool:
         if not self.name: raise ValueError(f"{fn!r} has no __name__: give the tool a name")
         self.description, self.is_async = description or None, _is_async(fn)
         self.schema = self._schema()
+        self._look_like(fn)
+
+    def _look_like(self, fn):
+        "Make the tool look like the function it wraps, named and described as the tool, so code expecting a function takes it (claudette, fastcore)"
+        self.__wrapped__, self.__name__, self.__qualname__ = fn, self.name, self.name  # as `functools.update_wrapper` does
+        self.__doc__, self.__module__ = self.description or inspect.getdoc(fn), getattr(fn, '__module__', None)
+        self.__annotations__ = getattr(inspect.unwrap(fn), '__annotations__', {})  # `typing.get_type_hints` reads them
+        def call(*args, **kwargs): return type(self).__call__(self, *args, **kwargs)
+        call.__wrapped__, call.__name__, call.__qualname__, call.__doc__ = fn, self.name, self.name, self.__doc__
+        self.__call__ = call  # what `obj.__call__` finds (fastcore's `get_schema` describes that); calling the tool still runs the class's
 
     def _schema(self):
         "The tool's schema, in `get_schema`'s format"
@@ -121,8 +129,31 @@ def _plain(o):
     if isinstance(o, (list, tuple)): return [_plain(x) for x in o]
     return o
 
-def _gemini_calls(parts):
-    return [(fc.get('id'), fc['name'], fc.get('args') or {}) for p in parts or [] if (fc := p.get('function_call') or p.get('functionCall'))]
+_kinds = {dict: 'an object', list: 'a list', str: 'a string', type(None): 'null'}
+
+def _want(v, kind, where):
+    "`v` if it is a `kind` (a type or a tuple of them); else a `ValueError` saying what `where` should hold"
+    if isinstance(v, kind): return v
+    ks = kind if isinstance(kind, tuple) else (kind,)
+    raise ValueError(f"Malformed response: {where} should be {' or '.join(_kinds[k] for k in ks)}, got {_show(v)}")
+
+def _list(r, k): return enumerate(_want([] if (v := r.get(k)) is None else v, list, k))  # null is no items; `{}` or `''` is a wrong type
+
+def _one(c, where, id, name, args, fn=None, opt_id=False):
+    "(id, name, arguments) of call `c` at `where`, its id and name checked to be strings (`fn`: the key of the object holding name and arguments)"
+    c = _want(c, dict, where)
+    f = _want(c.get(fn), dict, f'{where}.{fn}') if fn else c
+    return (_want(c.get(id), (str, type(None)) if opt_id else str, f'{where}.{id}'),
+            _want(f.get(name), str, f"{where}.{fn + '.' if fn else ''}{name}"), f.get(args))
+
+def _gemini_calls(parts, where='parts'):
+    res = []
+    for i,p in enumerate(_want([] if parts is None else parts, list, where)):
+        p, w = _want(p, dict, f'{where}[{i}]'), f'{where}[{i}]'
+        if (k := next((k for k in ('function_call', 'functionCall') if p.get(k)), None)) is None: continue
+        id, nm, args = _one(p[k], f'{w}.{k}', 'id', 'name', 'args', opt_id=True)
+        res.append((id, nm, args or {}))
+    return res
 
 def _call_kind(o):
     "The provider whose tool call `o` (a plain dict) is, or None"
@@ -130,7 +161,11 @@ def _call_kind(o):
     if isinstance(o.get('function'), dict): return 'openai'
     if o.get('type') == 'function_call': return 'responses'
     if o.get('type') == 'tool_use': return 'anthropic'
-    if o.get('function_call') or o.get('functionCall'): return 'gemini'
+    if o.get('function_call') or o.get('functionCall') or _bare_call(o): return 'gemini'
+
+def _bare_call(o):
+    "Is `o` a Gemini `FunctionCall` on its own (as the SDK's `response.function_calls` lists them), not a part holding one?"
+    return isinstance(o.get('name'), str) and 'args' in o and not {'type', 'function', 'input', 'arguments', 'parts'} & set(o)
 
 _wrap = dict(openai='tool_calls', responses='output', anthropic='content', gemini='parts')
 
@@ -138,41 +173,57 @@ def _items(r):
     "A bare list of tool calls, output items, content blocks or parts, as the message holding them (None if it holds no calls)"
     kinds = {k for o in r if (k := _call_kind(o))}
     if len(kinds) > 1: raise ValueError(f"The list mixes tool calls of {' and '.join(sorted(kinds))}: pass one provider's response")
-    if kinds: return {_wrap[kinds.pop()]: r}
+    if kinds: return {_wrap[k := kinds.pop()]: [{'function_call': o} if k == 'gemini' and _bare_call(o) else o for o in r]}
     bad = next((o for o in r if not (isinstance(o, dict) and {'type', 'text'} & set(o))), None)
-    if bad is not None: raise ValueError(f"Can't read tool calls from a list holding {repr(bad)[:100]}: pass a provider response, "
+    if bad is not None: raise ValueError(f"Can't read tool calls from a list holding {_show(bad, 100)}: pass a provider response, "
                                          "or its tool calls, content blocks, output items or parts")
 
 def _read(resp):
-    "(format, [(id, name, arguments)]) for the tool calls in a provider response"
+    "(format, [(id, name, arguments)]) for the tool calls in a provider response; a response of the wrong shape is a `ValueError` saying where"
     r = _plain(resp)
     if isinstance(r, list) and (r := _items(r)) is None: return None, []
-    if not isinstance(r, dict): raise TypeError(f"Can't read tool calls from a {type(resp).__name__}")
-    if r.get('choices'): r = r['choices'][0]['message']
-    if 'tool_calls' in r: return 'openai', [(c['id'], c['function']['name'], c['function']['arguments']) for c in r['tool_calls'] or []]
+    if not isinstance(r, dict): raise ValueError(f"Can't read tool calls from a {type(resp).__name__}: pass a provider response (an SDK object or its dict)")
+    if r.get('choices'): r = _want(_want(_want(r['choices'], list, 'choices')[0], dict, 'choices[0]').get('message'), dict, 'choices[0].message')
+    if 'tool_calls' in r: return 'openai', [_one(c, f'tool_calls[{i}]', 'id', 'name', 'arguments', fn='function') for i,c in _list(r, 'tool_calls')]
     if isinstance(r.get('output'), list):
-        return 'responses', [(o['call_id'], o['name'], o['arguments']) for o in r['output'] if o.get('type') == 'function_call']
-    if 'candidates' in r: r = (r['candidates'] or [{}])[0].get('content') or {'parts': []}
+        return 'responses', [_one(o, f'output[{i}]', 'call_id', 'name', 'arguments') for i,o in _list(r, 'output')
+                             if _want(o, dict, f'output[{i}]').get('type') == 'function_call']
+    if 'candidates' in r:
+        c = _want((_want(r['candidates'], (list, type(None)), 'candidates') or [{}])[0], dict, 'candidates[0]')
+        r = _want({} if (v := c.get('content')) is None else v, dict, 'candidates[0].content') or {'parts': []}
     if 'parts' in r: return 'gemini', _gemini_calls(r['parts'])
     if isinstance(r.get('content'), list):
-        return 'anthropic', [(b['id'], b['name'], b['input']) for b in r['content'] if isinstance(b, dict) and b.get('type') == 'tool_use']
+        return 'anthropic', [_one(b, f'content[{i}]', 'id', 'name', 'input') for i,b in _list(r, 'content')
+                             if _want(b, dict, f'content[{i}]').get('type') == 'tool_use']
     if 'content' in r and (r['content'] is None or isinstance(r['content'], str)): return None, []  # a message with text only
-    raise ValueError(f"No OpenAI, Responses, Anthropic or Gemini tool calls found in {str(r)[:200]}")
-
+    raise ValueError(f"No OpenAI, Responses, Anthropic or Gemini tool calls found in {_show(r, 200)}")
 
 # %% ../nbs/07_tools.ipynb #3a0ba60e
+class _Sent(typing.NamedTuple):
+    "A tool result as it is sent: its text, and its JSON value (itself if JSON can hold it, NaN and infinities excluded, else the text)"
+    text: str
+    value: object
+
+def _wire(res):
+    "`res` as a `_Sent`, made once (a result that can't be written out at all, too deep or with a failing `__repr__`, raises: that call's error)"
+    if isinstance(res, str): return _Sent(res, res)
+    try: return _Sent(json.dumps(res, allow_nan=False), res)
+    except (TypeError, ValueError): return _Sent(t := _text(res), t)
+
 def _text(res):
     "A tool result as text for the model"
+    if isinstance(res, _Sent): return res.text
     if isinstance(res, str): return res
     try: return json.dumps(res, default=str)
     except (TypeError, ValueError): return repr(res)
 
 def _jsonable(res):
-    try: json.dumps(res); return res
+    if isinstance(res, _Sent): return res.value
+    try: json.dumps(res, allow_nan=False); return res
     except (TypeError, ValueError): return _text(res)
 
-def _reply(fmt, calls, outs):
-    "Next-turn messages for provider format `fmt` carrying results `outs` ((value, is_error) per call)"
+def _reply(fmt, calls, outs, sdk=False):
+    "Next-turn messages for provider format `fmt` carrying results `outs` ((value, is_error) per call); `sdk`: Gemini's parts as google-genai `Part`s"
     if not calls: return []
     if fmt == 'anthropic':
         return [{'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': id, 'content': _text(r), 'is_error': err}
@@ -182,9 +233,16 @@ def _reply(fmt, calls, outs):
     if fmt == 'gemini':
         parts = [{'function_response': {**({'id': id} if id else {}), 'name': nm, 'response': {'error': r} if err else {'result': _jsonable(r)}}}
                  for (id,nm,*_),(r,err) in zip(calls, outs)]
+        if sdk:  # the response came as google-genai objects, so that package is loaded: parts `chats.send_message` takes as they are
+            from google.genai import types
+            parts = [types.Part.model_validate(p) for p in parts]
         return [{'role': 'user', 'parts': parts}]
     return [{'role': 'user', 'content': '\n\n'.join(f"{nm} {'failed' if err else 'returned'}:\n{_text(r)}" for (_,nm,*_),(r,err) in zip(calls, outs))}]
 
+def _genai(resp):
+    "Is `resp` (or the first item of it, a list) an object of the google-genai SDK?"
+    o = resp[0] if isinstance(resp, (list, tuple)) and resp else resp
+    return type(o).__module__.startswith('google.genai')
 
 # %% ../nbs/07_tools.ipynb #75dfd6bc
 @patch
@@ -227,10 +285,10 @@ def _named(self:FunctionRegistry, nm, args, id=None):
 # %% ../nbs/07_tools.ipynb #314ab844
 @patch
 async def _run1(self:FunctionRegistry, nm, args, err, timeout):
-    "(result, is_error) of one call read from a response"
+    "(result, is_error) of one call read from a response; the result made what is sent (`_wire`) within the call's timeout"
     if err is not None: return err, True
-    if (t := self.tools.get(nm)) is None: return f"Error: there is no tool {nm!r}; the tools are: {', '.join(self.tools)}", True
-    return await _outcome(nm, t.fn, args, timeout)
+    if (t := self.tools.get(nm)) is None: return f"Error: there is no tool {_show(nm)}; the tools are: {', '.join(self.tools)}", True
+    return await _outcome(nm, t.fn, args, timeout, out=_wire)
 
 @patch
 async def arun(self:FunctionRegistry,
@@ -240,7 +298,8 @@ async def arun(self:FunctionRegistry,
               )->list: # Messages for the next turn
     "Run the tool calls in `response` concurrently; the provider's next-turn messages carrying the results"
     fmt, calls = self._calls(response, context)
-    with _dispatch(sys._getframe()): return _reply(fmt, calls, await asyncio.gather(*(self._run1(nm, args, err, timeout) for _,nm,args,err in calls)))
+    with _dispatch(sys._getframe()):
+        return _reply(fmt, calls, await asyncio.gather(*(self._run1(nm, args, err, timeout) for _,nm,args,err in calls)), sdk=_genai(response))
 
 @patch
 def run(self:FunctionRegistry,
@@ -250,7 +309,6 @@ def run(self:FunctionRegistry,
        )->list: # Messages for the next turn
     "Run the tool calls in `response` concurrently; the provider's next-turn messages carrying the results"
     return _sync(self.arun(response, context, timeout))
-
 
 # %% ../nbs/07_tools.ipynb #8659538f
 def _example_value(s):

@@ -201,9 +201,9 @@ def test_results_that_cannot_be_sent():
     "A result that does not match its annotation, or that can't be made JSON, is that call's error result; the server goes on"
     async def go(s):
         r = await s.call_tool('liar', {})
-        assert r.is_error and text(r).startswith("Error: tool 'liar' returned a result that can't be sent: ValidationError"), text(r)
+        assert r.is_error and text(r).startswith("Error: the result of tool 'liar' can't be sent: ValidationError"), text(r)
         r = await s.call_tool('deep', {'n': 100_000})
-        assert r.is_error and "tool 'deep' returned a result that can't be sent" in text(r) and len(text(r)) < 700, text(r)
+        assert r.is_error and "the result of tool 'deep' can't be sent" in text(r) and len(text(r)) < 700, text(r)
         assert text(await s.call_tool('deep', {'n': 2})) == '[[[]]]'
         assert (await s.call_tool('add', {'a': 1})).structured_content == {'result': 2}
     _drive('stdio', ['mcp_typed', '--no-python'], go)

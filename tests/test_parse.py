@@ -62,6 +62,16 @@ FIXTURES = [
     "```tool_code\n# not now: delete_all(confirm=True)\nsearch(q='y')  # delete_all()\n```",
     '[f(spec={"name": "x", "arguments": {}}), g(b=1)]',
     '[{"name": "a", "arguments": {"x": 1}}, {"name": "b", "arguments": {"y": ',
+    # the dialects, with reasoning and content around them
+    '<think>maybe [f(a=1)]</think>So: <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>a\n```json\n{"x": 1}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜> ok',
+    '<tool_call>get\n<arg_key>n</arg_key>\n<arg_value>3</arg_value>\n</tool_call><tool_call>{"name": "b", "arguments": {}}</tool_call>',
+    'Hi<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{"x": 1}<|tool_call_end|><|tool_calls_section_end|>',
+    '<|tool_call>call:a{x:<|"|>y<|"|>,n:[1,2]}<tool_call|>text<|tool_call>call:b{}<tool_call|>',
+    '<|channel|>analysis<|message|>think<|end|><|start|>assistant<|channel|>commentary to=functions.a <|constrain|>json<|message|>{"x": 1}<|call|>',
+    '<｜DSML｜function_calls><｜DSML｜invoke name="a"><｜DSML｜parameter name="x" string="false">1</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>',
+    'Plan <tool_call>{"name": "a", "arguments": {}}</tool_call>\n</think>\nAnswer {"name": "b", "arguments": {}}',
+    '[THINK]x[/THINK]<|START_RESPONSE|>Hi<|END_RESPONSE|><tool_calls>[{"name": "a", "arguments": {}}]</tool_calls><TOOLCALL>oops</TOOLCALL>',
+    'Note.<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "a", "arguments": {"x": 1}}</s>',
 ]
 
 def stream(text, rng, parser=P, tools=None):
@@ -80,11 +90,19 @@ def test_stream_matches_one_shot(text):
         for _ in range(25):
             sp,evs = stream(text, rng, tools=tools)
             ends = [e.tool_call for e in evs if e.type == 'end']
-            assert ends == ref.tool_calls
-            assert [c.span for c in ends] == [c.span for c in ref.tool_calls]
+            lone = '</think>' in text and '<think>' not in text  # the stream learns only at the end tag that the text before it was reasoning
+            assert ends == ref.tool_calls or lone
+            assert [c.span for c in ends] == [c.span for c in ref.tool_calls] or lone
             assert sp.result() == ref
             check_deltas(text, evs)
             check_errors(sp, evs)
+            check_text(sp, evs)
+
+def check_text(sp, evs):
+    "The 'text' events are the content, and the 'reasoning' events the reasoning (where no lone end of reasoning moved text there)"
+    r = sp.result()
+    assert ''.join(e.text for e in evs if e.type == 'text') == r.content or '</think>' in r.raw_text
+    assert ''.join(e.text for e in evs if e.type == 'reasoning') == r.reasoning or '</think>' in r.raw_text
 
 def check_errors(sp, evs):
     "Each error is in result().errors once and comes as one event, with the index of the call it ends; one ending several calls comes once per call"
@@ -375,3 +393,23 @@ def test_comments_are_not_calls():
     text = "Plan:\n```tool_code\n# not now: delete_all(confirm=True)\nsearch(q='y')  # then delete_all()\n```"
     r = P.parse(text)
     assert [(c.tool_name, text[slice(*c.span)]) for c in r.tool_calls] == [('search', "search(q='y')")] and r.errors == []
+
+from hypothesis import given, settings, HealthCheck, strategies as st
+
+_PIECES = ['{', '}', '[', ']', '"', "'", '\\', ':', ',', '<', '>', '/', '=', ' ', '\n', 'a', '`', '|', '<tool_call>', '</tool_call>',
+           '<function=f>', '{"name": "f", "arguments": {}}', '```json\n', '<think>', '</think>', '[TOOL_CALLS]', '<|tool_call>',
+           '<minimax:tool_call>', '<seed:tool_call>', '<|channel|>', 'to=functions.f', '<|message|>', '<｜DSML｜tool_calls>', '<|role_sep|>',
+           'function call', '<arg_key>', '<tool_call|>', '<|"|>', 'call:f']
+
+@pytest.mark.parametrize('marker', ['<', '`', '```', ':', '<|', '<function=', ',', '{', 'true', 'call', '=', 'TOOL_CALL'])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_marker_overlapping_tags_streams_like_parse(marker, data):
+    "A custom marker that overlaps a tag or JSON syntax: parse and StreamParser (any chunking) agree"
+    text = ''.join(data.draw(st.lists(st.sampled_from(_PIECES + [marker]), max_size=25)))
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=8)))
+    p = ToolCallParser(marker=marker)
+    sp = StreamParser(parser=p)
+    for a,b in zip([0] + cuts, cuts + [len(text)]): sp.feed(text[a:b])
+    sp.close()
+    assert sp.result() == p.parse(text)

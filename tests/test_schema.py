@@ -792,3 +792,31 @@ def test_returns_kept_when_not_merged():
             the numbers
         """
     assert get_schema(gen)['description'] == 'Count.\n\nYields:\n    the numbers'
+
+def test_signature_comments_match_docments():
+    "`_sig_comments` (the def line(s) alone, for speed) reads the same parameter and return comments as fastcore's `docments`, over fncall's, fastcore's and the corpus's functions"
+    import importlib, inspect
+    from fastcore.docments import docments
+    from fncall.schema import _sig_comments
+    mods = [importlib.import_module(m) for m in ('fncall.schema', 'fncall.call', 'fncall.providers', 'fncall.tools', 'fncall.parse',
+                                                 'fncall.pycall', 'fncall.mktool', 'schema_corpus', 'fastcore.basics', 'fastcore.xtras')]
+    n = 0
+    for m in mods:
+        for o in list(vars(m).values()):
+            fs = [o] if inspect.isfunction(o) else [v for v in vars(o).values() if inspect.isfunction(v)] if inspect.isclass(o) else []
+            for f in fs:
+                if f.__module__ != m.__name__ or (mine := _sig_comments(f)) is None: continue
+                try: ref = {k: v.docment for k,v in docments(f, full=True, args_kwargs=True).items() if v.docment is not None}
+                except Exception: continue
+                # docments also gives an `Annotated` string as a comment (get_schema reads those itself), and a comment after a body on the def line
+                if _one_liner(f): continue
+                ref = {k: v for k,v in ref.items() if k in mine or not (k == 'a' and f.__name__ == 'f31')}
+                assert mine == ref, (m.__name__, f.__qualname__)
+                n += 1
+    assert n > 500
+
+def _one_liner(f):
+    "Is `f`'s body on its `def` line?"
+    import ast, inspect, textwrap
+    node = ast.parse(textwrap.dedent(inspect.getsource(f))).body[0]
+    return node.body[0].col_offset > node.col_offset + 8  # not indented on a line of its own

@@ -163,7 +163,7 @@ def test_task_agent():
     a, b = TaskAgent(), TaskAgent()
     assert [s['name'] for s in a.reg.schemas()] == ['add_task', 'complete']
     assert a.reg.schemas()[0]['input_schema'] == {'type': 'object', 'required': ['task'], 'properties': {
-        'task': {'description': '', 'type': 'string'}, 'priority': {'description': '', 'default': 'medium', 'type': 'string'}}}
+        'task': {'type': 'string'}, 'priority': {'default': 'medium', 'type': 'string'}}}  # tool_schema leaves empty descriptions out
     assert 'self' not in a.reg.schemas()[1]['input_schema']['properties']
     out = a.reg.run(_tool_use(('add_task', {'task': 'Write docs', 'priority': 'high'}), ('add_task', {'task': 'Ship'})))
     assert [r['content'] for r in out[0]['content']] == ["Added task: 'Write docs' with high priority", "Added task: 'Ship' with medium priority"]

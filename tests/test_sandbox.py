@@ -1,0 +1,347 @@
+"Attacks on the host from inside a `Sandbox`, in both modes where they apply (tests/test_python.py attacks its limits). Each ends within timeout + 2 s"
+import ast, json, os, secrets, shutil, signal, socket, subprocess, sys, tempfile, threading, time, pytest
+from pathlib import Path
+from fncall.python import Sandbox, _alive, _bwrap_ok, _tree
+
+T = 2 # sandbox timeout in seconds
+ROOT = os.geteuid() == 0
+root = pytest.mark.skipif(not ROOT, reason='a uid of its own for each worker needs root')
+MODES = ['namespace', 'process']
+HERE = str(Path(__file__).parent.parent)
+
+def mk(mode, **kw):
+    if mode == 'namespace' and not _bwrap_ok(ROOT): pytest.skip('bubblewrap is not installed or cannot make namespaces here')
+    return Sandbox(**dict(dict(timeout=T, isolation=mode), **kw))
+
+@pytest.fixture(params=MODES)
+def mode(request): return request.param
+
+@pytest.fixture
+def sb(mode):
+    s = mk(mode)
+    yield s
+    s.close()
+
+def timed(f, limit=T+2):
+    t = time.monotonic()
+    r = f()
+    assert time.monotonic()-t < limit, f'took {time.monotonic()-t:.1f}s'
+    return r
+
+def works(sb): assert sb.python('1+1') == '2'
+
+def last(r): return r.error.strip().splitlines()[-1]
+
+# Reading, connecting, looking: what the namespace hides
+def test_secret_file(sb):
+    d = tempfile.mkdtemp(prefix='fncall-test-'); os.chmod(d, 0o755)
+    try:
+        for mode_, name in ((0o644, 'shared'), (0o600, 'secret')):
+            p = Path(d, name); p.write_text('hunter2'); p.chmod(mode_)
+        got = {n: sb.run(f'open({str(Path(d, n))!r}).read()') for n in ('shared', 'secret')}
+        if sb.isolation == 'namespace': assert all(last(r).startswith('FileNotFoundError') for r in got.values()), got
+        else:
+            assert got['shared'].result == "'hunter2'" # the process mode hides nothing others may read (documented)
+            if ROOT: assert last(got['secret']).startswith('PermissionError')
+    finally: shutil.rmtree(d)
+    works(sb)
+
+@pytest.fixture
+def server():
+    s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(8); s.settimeout(0.2)
+    stop = threading.Event()
+    def serve():
+        while not stop.is_set():
+            try: c, _ = s.accept(); c.sendall(b'hello'); c.close()
+            except OSError: pass
+    t = threading.Thread(target=serve, daemon=True); t.start()
+    yield s.getsockname()[1]
+    stop.set(); t.join(); s.close()
+
+CONNECT = 'import socket\nc = socket.create_connection(("127.0.0.1", {port}), timeout=1)\nc.recv(5)'
+
+def test_loopback_server(sb, server):
+    r = timed(lambda: sb.run(CONNECT.format(port=server)))
+    if sb.isolation == 'namespace': assert last(r).startswith('ConnectionRefusedError'), str(r) # its own loopback, where nothing listens
+    else: assert r.result == "b'hello'" # the process mode shares the host's network (documented)
+    works(sb)
+
+def test_network_when_asked(server):
+    with mk('namespace', network=True) as s: assert s.run(CONNECT.format(port=server)).result == "b'hello'"
+
+def test_host_environment(sb, monkeypatch):
+    r = sb.run(f'open("/proc/{os.getpid()}/environ", "rb").read()')
+    want = 'FileNotFoundError' if sb.isolation == 'namespace' else 'PermissionError' if ROOT else None
+    if want: assert last(r).startswith(want), str(r)
+    assert set(eval(sb.python('import os; sorted(os.environ)'))) <= {'PATH', 'HOME', 'TMPDIR', 'LANG', 'PYTHONIOENCODING', 'PWD'} # bubblewrap sets PWD
+    works(sb)
+
+def test_signal_host(sb):
+    for sig in (0, signal.SIGTERM):
+        r = sb.run(f'import os; os.kill({os.getpid()}, {int(sig)})')
+        want = 'ProcessLookupError' if sb.isolation == 'namespace' else 'PermissionError' if ROOT else None
+        if want: assert last(r).startswith(want), str(r)
+    works(sb)
+
+def test_ro_rw():
+    "Paths the worker's uid can reach (as root: a uid of its own), bound read-only or read-write"
+    d = Path(tempfile.mkdtemp(prefix='fncall-test-')); ro, rw = d/'ro', d/'rw'
+    ro.mkdir(); rw.mkdir(); (ro/'in.txt').write_text('data'); os.chmod(d, 0o755); os.chmod(rw, 0o777)
+    with mk('namespace', ro=[ro], rw=[str(rw)]) as s:
+        assert s.python(f'open({str(ro/"in.txt")!r}).read()') == "'data'"
+        assert s.python(f'open({str(ro/"new")!r}, "w")').splitlines()[-1].startswith('OSError: [Errno 30] Read-only file system')
+        assert s.python(f'open({str(rw/"out.txt")!r}, "w").write("ok")') == '2'
+    assert (rw/'out.txt').read_text() == 'ok'
+    shutil.rmtree(d)
+
+# What the code starts: nothing of the sandbox outlives close() or a reset
+SURVIVOR = '''import os, signal, sys, time
+kind = sys.argv[1]
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if kind == 'double':
+    if os.fork(): os._exit(0)
+    os.setsid()
+    if os.fork(): os._exit(0)
+if kind == 'stopper': # stops every other process of its uid it finds, as a kill helper would be
+    time.sleep(0.5)
+    while True:
+        for p in os.listdir('/proc'):
+            if p.isdigit() and int(p) != os.getpid():
+                try:
+                    if os.stat('/proc/' + p).st_uid == os.getuid(): os.kill(int(p), signal.SIGSTOP)
+                except OSError: pass
+        time.sleep(0.005)
+time.sleep(1000)'''
+
+def spawn(kinds, marker):
+    return (f'import subprocess, sys\nfor k in {kinds!r}: subprocess.Popen([sys.executable, "-c", {SURVIVOR!r}, k, {marker!r}], start_new_session=True, '
+            'stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)')
+
+def marked(marker):
+    "Live processes (not zombies) whose command line holds `marker`"
+    out = set()
+    for d in os.listdir('/proc'):
+        if not d.isdigit(): continue
+        try:
+            if marker.encode() in open(f'/proc/{d}/cmdline', 'rb').read() and open(f'/proc/{d}/stat').read().rsplit(')', 1)[1].split()[0] != 'Z': out.add(int(d))
+        except OSError: pass
+    return out
+
+def gone(marker, wait=2):
+    end = time.monotonic()+wait
+    while marked(marker) and time.monotonic() < end: time.sleep(0.02)
+    assert not marked(marker), 'processes of the sandbox survived'
+
+KINDS = ['sleep', 'double', 'setsid-stopper']
+
+def started(marker, n, wait=2):
+    end = time.monotonic()+wait
+    while len(marked(marker)) < n and time.monotonic() < end: time.sleep(0.02)
+
+@pytest.mark.parametrize('kinds', [['sleep', 'double'], ['stopper']])
+def test_survivors_after_close(mode, kinds):
+    s, marker = mk(mode), 'fncall-mark-' + secrets.token_hex(4)
+    uid, d = s.uid, s.dir
+    assert s.run(spawn(kinds, marker)).status == 'ok'
+    started(marker, len(kinds)); time.sleep(0.7) # the stopper is at work
+    timed(s.close)
+    gone(marker)
+    assert not os.path.exists(d)
+    if uid is not None: assert not _alive(uid)
+
+@pytest.mark.parametrize('kinds', [['sleep', 'double'], ['stopper']])
+def test_survivors_after_reset(mode, kinds):
+    with mk(mode) as s:
+        marker, uid = 'fncall-mark-' + secrets.token_hex(4), s.uid
+        assert s.run(spawn(kinds, marker)).status == 'ok'
+        started(marker, len(kinds)); time.sleep(0.7)
+        r = timed(lambda: s.run('import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True:\n    try: pass\n    except BaseException: pass'))
+        assert (r.status, r.reset) == ('timeout', True), str(r)
+        gone(marker)
+        if uid is not None: assert not _alive(uid)
+        works(s)
+
+# Memory the address-space limit does not count
+def test_memfd_and_sysv(sb):
+    r = sb.run('import os\nfds = [os.memfd_create("x") for _ in range(10)]')
+    assert last(r).startswith('PermissionError'), str(r)
+    r = sb.run('import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\nlibc.shmget(0, 2**28, 0o1600), ctypes.get_errno()')
+    assert r.result == '(-1, 1)', str(r) # EPERM
+    works(sb)
+
+def test_dev_shm(mode):
+    with mk(mode, memory_mb=256) as s:
+        if s.isolation == 'namespace':
+            r = timed(lambda: s.run('n = 0\ntry:\n    for i in range(20):\n        with open(f"/dev/shm/f{i}", "wb") as f:\n'
+                                    '            for _ in range(8): f.write(b"x" * 2**22); n += 2**22\nexcept OSError as e: print(e)\nn // 2**20'))
+            assert 'No space left on device' in r.stdout and int(r.result) <= 128, str(r) # half of memory_mb
+            works(s)
+            return
+        if not ROOT: pytest.skip("without root the process mode can't tell the sandbox's files in /dev/shm from yours")
+        uid = s.uid
+        tag = secrets.token_hex(4)
+        assert s.run(f'for i in range(3): open(f"/dev/shm/fncall-{tag}-{{i}}", "wb").write(b"x" * 2**20)').status == 'ok'
+        assert [e for e in os.scandir('/dev/shm') if e.stat().st_uid == uid]
+    assert not [e for e in os.scandir('/dev/shm') if e.stat().st_uid == uid] # deleted at close
+
+# The host going away
+HOST = '''import json, sys, threading, time
+from fncall.python import Sandbox
+s = Sandbox(timeout=30, isolation=sys.argv[1])
+s.run({spawn!r})
+threading.Thread(target=s.run, args=('import time; time.sleep(30)',), daemon=True).start()
+print(json.dumps(dict(dir=s.dir)), flush=True)
+time.sleep(60)'''
+
+def test_host_sigterm(mode):
+    if mode == 'namespace' and not _bwrap_ok(ROOT): pytest.skip('bubblewrap is not installed or cannot make namespaces here')
+    marker = 'fncall-mark-' + secrets.token_hex(4)
+    p = subprocess.Popen([sys.executable, '-c', HOST.format(spawn=spawn(['sleep', 'double'], marker)), mode], stdout=subprocess.PIPE, text=True, cwd=HERE)
+    try:
+        d = json.loads(p.stdout.readline())['dir']
+        started(marker, 2); time.sleep(0.3)
+        p.send_signal(signal.SIGTERM)
+        assert timed(lambda: p.wait(timeout=T+2)) == -signal.SIGTERM
+        gone(marker)
+        assert not os.path.exists(d)
+    finally: p.kill(); p.wait()
+
+def _rpc(p, msg):
+    p.stdin.write(json.dumps(msg) + '\n'); p.stdin.flush()
+
+def test_serve_sigterm_mid_call():
+    "`fncall serve` stopped by its client (SIGTERM) while a python call runs: the sandbox and what it started are gone"
+    pytest.importorskip('mcp')
+    marker = 'fncall-mark-' + secrets.token_hex(4)
+    p = subprocess.Popen([sys.executable, '-c', 'from fncall.mcp import main; main()', 'serve', '--timeout', '30'], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=HERE)
+    try:
+        _rpc(p, dict(jsonrpc='2.0', id=1, method='initialize', params=dict(protocolVersion='2025-06-18', capabilities={}, clientInfo=dict(name='t', version='0'))))
+        assert json.loads(p.stdout.readline())['id'] == 1
+        _rpc(p, dict(jsonrpc='2.0', method='notifications/initialized'))
+        code = spawn(['sleep', 'double'], marker) + '\nimport os, time\nprint(os.getcwd(), flush=True)\ntime.sleep(30)'
+        _rpc(p, dict(jsonrpc='2.0', id=2, method='tools/call', params=dict(name='python', arguments=dict(code=code))))
+        started(marker, 2); time.sleep(0.3)
+        d = os.readlink(f'/proc/{min(marked(marker))}/cwd')
+        assert os.path.basename(d).startswith('fncall-sandbox-')
+        p.send_signal(signal.SIGTERM)
+        assert timed(lambda: p.wait(timeout=T+2)) == -signal.SIGTERM
+        gone(marker)
+        assert not os.path.exists(d)
+    finally: p.kill(); p.wait()
+
+def test_serve_warns_without_namespaces():
+    "One line on stderr when the model-facing python tool runs without namespaces, saying how to get them"
+    pytest.importorskip('mcp')
+    run = 'import sys, fncall\nsys.modules["fncall.python"]._bwrap_ok = lambda own: False\nfrom fncall.mcp import main; main()'
+    p = subprocess.run([sys.executable, '-c', run, 'serve'], input='',
+                       capture_output=True, text=True, cwd=HERE, timeout=30)
+    assert p.stderr.count('without namespaces') == 1 and 'apt-get install bubblewrap' in p.stderr, p.stderr
+    p = subprocess.run([sys.executable, '-c', 'from fncall.mcp import main; main()', 'serve', '--in-process'], input='', capture_output=True, text=True, cwd=HERE, timeout=30)
+    assert p.stderr.count('without namespaces') == 1, p.stderr
+
+# Exhausting threads; idle death; cancel
+THREADS = ('import threading, time\nev, n = threading.Event(), 0\ntry:\n    while True: threading.Thread(target=ev.wait, daemon=True).start(); n += 1\n'
+           'except RuntimeError as e: print("stopped:", e)\nev.set()\nn > 0')
+
+def test_thread_exhaustion(sb):
+    sb.run('keep = 7')
+    r = timed(lambda: sb.run(THREADS))
+    assert (r.status, r.reset, r.result) == ('ok', False, 'True') and 'stopped' in r.stdout, str(r)
+    assert sb.python('keep') == '7' # the worker and its state survive
+    works(sb)
+
+INPROC = '''import resource, sys, threading, time
+from concurrent.futures import ThreadPoolExecutor
+from fncall.python import python
+code = {code!r}
+def go(): return python(code, {{}}, timeout=2)
+t = time.monotonic()
+r1 = go() # on the main thread
+while threading.active_count() > 1: time.sleep(0.05) # its threads end
+with ThreadPoolExecutor(1) as ex: r2 = ex.submit(go).result() # and off it
+assert python('1+1', {{}}) == 2
+print(r1.splitlines()[-1], '|', r2.splitlines()[-1], '|', round(time.monotonic()-t, 1))'''
+
+def test_thread_exhaustion_in_process():
+    "In-process python(): a failed Thread.start() (here: out of address space) used to leave it spinning forever"
+    lim = 'import resource; resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))\n'
+    r = subprocess.run([sys.executable, '-c', lim + INPROC.format(code=THREADS)], capture_output=True, text=True, timeout=30, cwd=HERE)
+    assert r.returncode == 0 and r.stdout.startswith('True | True'), (r.stdout, r.stderr[-2000:])
+
+def test_blocking_call_off_main_thread():
+    "Off the main thread a blocking C call overran the timeout (10 s for 0.5 s): the caller now gets its answer at the deadline"
+    from concurrent.futures import ThreadPoolExecutor
+    from fncall.python import python
+    t = time.monotonic()
+    with ThreadPoolExecutor(1) as ex: r = ex.submit(python, 'import time\nprint("before")\ntime.sleep(10)', {}, None, 0.5).result()
+    assert time.monotonic()-t < 1.5 and r.startswith('before') and r.splitlines()[-1].startswith('TimeoutError'), r
+    with ThreadPoolExecutor(1) as ex: assert ex.submit(python, '1+1', {}, None, 5).result() == 2
+
+def test_killed_while_idle(sb):
+    "After the worker dies between runs, the next run runs its code in a fresh worker (and says state was reset)"
+    sb.run('x = 1')
+    pid = sb._worker_pid()
+    os.kill(pid, signal.SIGKILL); sb._proc.wait(timeout=5)
+    r = timed(lambda: sb.run('6*7'))
+    assert (r.status, r.result, r.reset) == ('ok', '42', True) and 'state was reset' in r.note, str(r)
+    assert str(r).startswith('[the worker') and str(r).endswith('42')
+    assert 'NameError' in sb.run('x').error
+
+def test_cancel(sb):
+    sb.run('keep = 1')
+    threading.Timer(0.3, sb.cancel).start()
+    r = timed(lambda: sb.run('import time\ntime.sleep(30)'), 1.5)
+    assert (r.status, r.reset) == ('cancelled', False) and 'cancelled' in r.error, str(r)
+    assert timed(lambda: sb.python('keep'), 0.5) == '1' # the next run answers at once
+    threading.Timer(0.3, sb.cancel).start() # code that ignores the cancel is killed
+    r = timed(lambda: sb.run('import signal\nsignal.signal(signal.SIGUSR1, signal.SIG_IGN)\nsum(range(10**12))'), 1.5)
+    assert (r.status, r.reset) == ('cancelled', True), str(r)
+    assert timed(lambda: sb.python('1+1'), 0.5) == '2'
+
+def test_cancel_from_threads(sb):
+    "cancel() from many threads at once, with runs in between, never disturbs a later run"
+    ts = [threading.Thread(target=sb.cancel) for _ in range(20)]
+    for t in ts: t.start()
+    assert [sb.python(f'{i}*2') for i in range(5)] == [str(i*2) for i in range(5)]
+    for t in ts: t.join()
+
+# The sandbox itself
+def test_limits_validated():
+    for k in ('memory_mb', 'cpu_s', 'nproc', 'fsize_mb', 'nofile', 'max_output'):
+        for v in (-1, 0, 1.5, True):
+            with pytest.raises(ValueError, match=k): Sandbox(**{k: v})
+    before = set(os.listdir(tempfile.gettempdir()))
+    with pytest.raises(TypeError, match='env'): Sandbox(env={'A': 1})
+    with pytest.raises(ValueError, match='isolation'): Sandbox(isolation='container')
+    assert set(os.listdir(tempfile.gettempdir())) - before == set() # nothing left behind
+
+def test_env_overrides(mode):
+    "Sandbox(env={'PATH': ...}) raised TypeError and left its directory"
+    with mk(mode, env={'PATH': '/usr/bin', 'X': 'y'}) as s: assert s.python('import os; os.environ["PATH"], os.environ["X"]') == "('/usr/bin', 'y')"
+
+def test_runner_is_standard_library_only():
+    "The worker runs fncall/runner.py alone: it may import only the standard library"
+    src = Path(HERE, 'fncall', 'runner.py').read_text()
+    mods = set()
+    for n in ast.walk(ast.parse(src)):
+        if isinstance(n, ast.Import): mods |= {a.name.split('.')[0] for a in n.names}
+        elif isinstance(n, ast.ImportFrom): mods.add('.' if n.level else n.module.split('.')[0])
+    assert mods and mods <= set(sys.stdlib_module_names), mods - set(sys.stdlib_module_names)
+    r = subprocess.run([sys.executable, '-I', '-S', '-c', 'import sys; exec(compile(sys.stdin.read(), "runner", "exec"), {"__name__": "x"})'],
+                       input=src, capture_output=True, text=True, timeout=30, cwd='/')
+    assert r.returncode == 0, r.stderr
+
+@root
+def test_without_root():
+    "As an ordinary user (nobody, through setpriv) both modes run and contain: the namespace hides the host's processes"
+    py = shutil.which('python3', path=os.defpath)
+    site = next((p for p in sys.path if p.endswith('site-packages') and os.path.isdir(os.path.join(p, 'pydantic'))), None)
+    if not (shutil.which('setpriv') and py and site): pytest.skip('needs setpriv, a system python3 and site-packages nobody can read')
+    ver = subprocess.run([py, '-c', 'import sys; print(sys.version_info[:2])'], capture_output=True, text=True).stdout.strip()
+    if ver != str(sys.version_info[:2]): pytest.skip(f'the system python3 is {ver}, not this one')
+    code = ('import os\nfrom fncall.python import Sandbox\nfor m in ("namespace", "process"):\n    with Sandbox(timeout=2, isolation=m) as s:\n'
+            '        print(m, s.isolation, s.uid, s.python("import os; os.getuid(), os.getpid() == 1, os.path.exists(\'/proc/%d\')" % os.getpid()))')
+    r = subprocess.run(['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', py, '-c', code], capture_output=True, text=True, timeout=60,
+                       env=dict(PATH=os.defpath, PYTHONPATH=f'{HERE}:{site}'), cwd='/')
+    assert r.stdout.split('\n')[:2] == ['namespace namespace None (65534, True, False)', 'process process None (65534, False, True)'], (r.stdout, r.stderr[-2000:])
