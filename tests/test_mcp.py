@@ -4,6 +4,7 @@ from pathlib import Path
 from mcp.client.stdio import stdio_client, StdioServerParameters
 from mcp.client.session import ClientSession
 from fncall.schema import get_schema
+from fncall.providers import tool_schema
 from fncall.call import call_func_async
 from fncall.mcp import mcp_tools
 import fncall, mcp_demo
@@ -70,7 +71,7 @@ def test_mcp_tools_round_trip(mode):
         listed = (await s.list_tools()).tools
         fs = {f.__name__: f for f in await mcp_tools(s)}
         assert set(fs) == {'add', 'norm', 'boom', 'leave', 'greet', 'python'}
-        for t in listed: assert get_schema(fs[t.name], pname='inputSchema')['inputSchema'] == t.input_schema, t.name
+        for t in listed: assert tool_schema(get_schema(fs[t.name], pname='inputSchema'), 'mcp')['inputSchema'] == t.input_schema, t.name  # served again, it lists the same
         assert await fs['add'](40, b=2) == {'result': 42}  # typed tools answer with their structured content
         assert await fs['greet']('Ann', times=2) == {'result': 'Hello Ann! Hello Ann!'}  # a remote parameter called `name`
         assert await call_func_async('greet', {'name': 'Bo'}, ns=fs) == {'result': 'Hello Bo!'}
