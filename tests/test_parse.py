@@ -213,22 +213,28 @@ def test_adversarial_streamed(name, chunk):
     assert time.perf_counter()-t < 3
     assert sp.result() == P.parse(text)
 
-BIG = {  # ~1 MB each, and the parser's cap; the array of small objects took 8 s at 128 KB as one chunk (each object copied the rest of the chunk)
-    'array_of_objects': ('[' + '{"a":1},' * 131_000 + '{"a":1}]', 8000),
-    'array_of_calls': ('[' + '{"name": "f", "arguments": {"a": 1}},' * 28_000 + '{"name": "f", "arguments": {"a": 1}}]', 2_000_000),
-    'calls': ('Step: {"name": "f", "arguments": {"a": [1, 2], "s": "x"}}\n' * 17_000, 8000),
-    'long_heads': ('[' + ('{' + ('"id": "' + 'x' * 190 + '", ') * 5 + '"name": "f", "arguments": {}},') * 1000 + '{}]', 2_000_000),
+BIG = {  # ~1 MB each at k=1 (smaller for k>1), and the parser's cap; the array of small objects took 8 s at 128 KB as one chunk (each object copied the rest of the chunk)
+    'array_of_objects': (lambda k: '[' + '{"a":1},' * (131_000//k) + '{"a":1}]', 8000),
+    'array_of_calls': (lambda k: '[' + '{"name": "f", "arguments": {"a": 1}},' * (28_000//k) + '{"name": "f", "arguments": {"a": 1}}]', 2_000_000),
+    'calls': (lambda k: 'Step: {"name": "f", "arguments": {"a": [1, 2], "s": "x"}}\n' * (17_000//k), 8000),
+    'long_heads': (lambda k: '[' + ('{' + ('"id": "' + 'x' * 190 + '", ') * 5 + '"name": "f", "arguments": {}},') * (1000//k) + '{}]', 2_000_000),
 }
+
+def _stream(text, chunk, cap):
+    "Seconds to stream `text` in chunks of `chunk` (None: one chunk), the parser, the stream and its events"
+    n, p = chunk or len(text), ToolCallParser(max_payload_chars=cap)
+    sp, t = StreamParser(parser=p), time.perf_counter()
+    evs = [e for i in range(0, len(text), n) for e in sp.feed(text[i:i+n])] + sp.close()
+    return time.perf_counter()-t, p, sp, evs
 
 @pytest.mark.parametrize('name', BIG)
 @pytest.mark.parametrize('chunk', [None, 256])
 def test_stream_big_text_linear(name, chunk):
-    "1 MB as one chunk or as many: linear (well under the generous bound), and what parse gives"
-    (text,cap),n = BIG[name],chunk or len(BIG[name][0])
-    p = ToolCallParser(max_payload_chars=cap)
-    sp,t = StreamParser(parser=p),time.perf_counter()
-    evs = [e for i in range(0, len(text), n) for e in sp.feed(text[i:i+n])] + sp.close()
-    assert time.perf_counter()-t < 3  # 0.2-1.5 s on a quiet machine; quadratic took minutes
+    "1 MB as one chunk or as many: linear (8x the text takes well under 30x the time; quadratic is 64x), and what parse gives"
+    mk, cap = BIG[name]
+    small = min(_stream(mk(8), chunk, cap)[0] for _ in range(3))
+    (t, p, sp, evs), text = _stream(mk(1), chunk, cap), mk(1)
+    assert t < 30 * max(small, 0.01), (t, small)
     assert sp.result() == p.parse(text)
     assert len([e for e in evs if e.type == 'start']) == len([e for e in evs if e.type in ('end', 'error') and e.index is not None])
 

@@ -167,6 +167,8 @@ def test_task_agent():
     assert 'self' not in a.reg.schemas()[1]['input_schema']['properties']
     out = a.reg.run(_tool_use(('add_task', {'task': 'Write docs', 'priority': 'high'}), ('add_task', {'task': 'Ship'})))
     assert [r['content'] for r in out[0]['content']] == ["Added task: 'Write docs' with high priority", "Added task: 'Ship' with medium priority"]
+    a.tasks.sort(key=lambda t: t['task'] != 'Write docs')  # the two calls ran in parallel: either may have been added first
+    for i,t in enumerate(a.tasks): t['id'] = i+1
     out = a.reg.run(_tool_use(('complete', {'task_id': '2'})))
     assert out[0]['content'][0] == {'type': 'tool_result', 'tool_use_id': 't0', 'content': 'Completed task 2', 'is_error': False}
     assert [(t['task'], t['completed']) for t in a.tasks] == [('Write docs', False), ('Ship', True)]
