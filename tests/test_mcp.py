@@ -7,13 +7,13 @@ from fncall.schema import get_schema
 from fncall.providers import tool_schema
 from fncall.call import call_func_async
 from fncall.mcp import mcp_tools
-import mcp_demo
+import fncall, mcp_demo
 
 HERE = Path(__file__).parent
 FNCALL = str(Path(sys.executable).parent/'fncall')
 
 async def _session(*args, body):
-    params = StdioServerParameters(command=FNCALL, args=['serve', *args], cwd=str(HERE))
+    params = StdioServerParameters(command=FNCALL, args=['serve', *args], cwd=str(HERE), env=dict(os.environ))  # the SDK passes on only a few variables: keep PYTHONPATH
     with open(os.devnull, 'w') as errlog:
         async with stdio_client(params, errlog=errlog) as (r, w), ClientSession(r, w) as s:
             await s.initialize()
@@ -44,7 +44,8 @@ def test_list_and_call():
 def test_errors():
     async def body(s):
         r = await s.call_tool('boom', {'msg': 'bad'})
-        assert r.is_error and text(r).endswith('ValueError: bad\n') and 'fncall' not in text(r)
+        assert r.is_error and text(r).endswith('ValueError: bad\n') and 'mcp_demo.py' in text(r), text(r)
+        assert str(Path(fncall.__file__).parent) not in text(r), text(r)  # the tool's own frames, none of fncall's (a clone may well sit in a folder called fncall)
         r = await s.call_tool('add', {'a': 'x'})
         assert r.is_error and "a: expected integer, got 'x'" in text(r)
         r = await s.call_tool('nope', {})
@@ -70,11 +71,11 @@ def test_mcp_tools_round_trip(mode):
         listed = (await s.list_tools()).tools
         fs = {f.__name__: f for f in await mcp_tools(s)}
         assert set(fs) == {'add', 'norm', 'boom', 'leave', 'greet', 'python'}
-        for t in listed: assert tool_schema(fs[t.name], 'mcp')['inputSchema'] == t.input_schema, t.name  # as the server writes it: no empty descriptions
-        assert await fs['add'](40, b=2) == '42'
-        assert await fs['greet']('Ann', times=2) == 'Hello Ann! Hello Ann!'  # a remote parameter called `name`
-        assert await call_func_async('greet', {'name': 'Bo'}, ns=fs) == 'Hello Bo!'
-        assert await call_func_async('norm', {'p': {'x': 6, 'y': 8}}, ns=fs) == '10.0'
+        for t in listed: assert tool_schema(get_schema(fs[t.name], pname='inputSchema'), 'mcp')['inputSchema'] == t.input_schema, t.name  # served again, it lists the same
+        assert await fs['add'](40, b=2) == {'result': 42}  # typed tools answer with their structured content
+        assert await fs['greet']('Ann', times=2) == {'result': 'Hello Ann! Hello Ann!'}  # a remote parameter called `name`
+        assert await call_func_async('greet', {'name': 'Bo'}, ns=fs) == {'result': 'Hello Bo!'}
+        assert await call_func_async('norm', {'p': {'x': 6, 'y': 8}}, ns=fs) == {'result': 10.0}
         assert await fs['python']('x = 20\nx + 1') == '21' and await fs['python']('x * 2') == '40'
         with pytest.raises(RuntimeError, match='ValueError: x'): await fs['boom']('x')
         return True
