@@ -322,6 +322,7 @@ def _coerce(sp, inputs, nested=False):
     except RecursionError:  # a record holding a record... deeper than Python goes: said once, at the top
         if nested: raise
         errs.append(f"{_clip(str(_deepest(args)))}: nested too deeply")
+    if sp.varkw and type(kw := args.get(sp.varkw)) is dict: errs += _kw_clash(sp, kw, extra)
     if errs: raise _InputError('\n'.join(_few(errs, 'problems', 10)) + f"\n(parameters: {', '.join(_few([_clip(p) for p in sp.params], 'parameters', 20)) or 'none'})")
     return args | extra
 
@@ -344,6 +345,14 @@ def _depth(v, cap=100_000):
             cap, deepest = cap - 1, max(deepest, d)
             todo += [(x, d+1) for x in (o.values() if isinstance(o, dict) else o)]
     return deepest
+
+# %% ../nbs/01_call.ipynb #5a1c0e21
+def _kw_clash(sp, kw, extra):
+    "Lines refusing the keys of the `**kwargs` dict `kw` that a `partial` pins or that name a parameter or an argument given: Python would let them override the pin, or skip the parameter's checks"
+    pos = (sp.varkw, sp.varpos)
+    bad = [f"{_clip(sp.varkw)}.{_clip(str(k))}: " + ("fixed by the tool, can't be given" if k in sp.pinned else "given twice" if k in extra else "a parameter: give it as an argument of its own")
+           for k in kw if k in sp.pinned or k in extra or (k in sp.params and k not in pos)]
+    return _few(bad, 'keys given twice or fixed', 3)
 
 # %% ../nbs/01_call.ipynb #0cbed000
 _internal = (os.path.dirname(asyncio.__file__), os.path.dirname(concurrent.futures.__file__), threading.__file__)

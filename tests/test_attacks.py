@@ -81,6 +81,35 @@ def test_3_pinned_arguments():
     reg = FunctionRegistry(); reg.add(p, name='read_file')
     assert results(reg.run(ant(('read_file', {'path': 'x', 'base_dir': '/'}))))[0][1] is True
 
+# 3b. Nor through the tool's `**kwargs` (a parameter of its own in the schema), which would also skip a parameter's checks
+def rf(path:str, *rest, base_dir:str='/srv', **more): "Read"; return path, rest, base_dir, more
+def fkw(n:int=0, **kw): "Count"; return n, kw
+
+def test_3_pinned_through_kwargs():
+    def kw(**opts): "Options"; return opts
+    p = partial(kw, user='pinned-me')
+    for opts in ({'user': 'root'}, '{"user": "root"}', [{'key': 'user', 'value': 'root'}]):
+        r = call_func(p, {'opts': opts}, raise_on_err=False)
+        assert r.startswith("Error: invalid arguments") and "opts.user: fixed by the tool, can't be given" in r and 'pinned-me' not in r, r
+    assert 'more.base_dir: fixed by the tool' in call_func(partial(rf, base_dir='/safe'), {'path': 'x', 'more': {'base_dir': '/'}}, raise_on_err=False)
+    assert 'more.path: a parameter' in call_func(rf, {'path': 'x', 'more': {'path': '/'}}, raise_on_err=False)
+    assert 'kw.n: a parameter' in call_func(fkw, {'kw': {'n': 'abc'}}, raise_on_err=False)  # not passed around `n: int`
+    assert 'opts.x: given twice' in call_func(p, {'x': 1, 'opts': {'x': 2}}, raise_on_err=False)
+    with pytest.raises(ValueError, match='fixed by the tool'): call_func(p, {'opts': {'user': 'root'}})
+    assert asyncio.run(call_func_async(p, {'opts': {'user': 'root'}}, raise_on_err=False)).startswith('Error: invalid arguments')
+    ns = {'kw': p}
+    assert 'fixed by the tool' in call_funcs([('kw', {'opts': {'user': 'root'}})], ns)[0]
+    assert 'fixed by the tool' in asyncio.run(call_funcs_async([('kw', {'opts': {'user': 'root'}})], ns))[0]
+    reg = FunctionRegistry(); reg.add(p, name='kw')
+    (r, err), = results(reg.run(ant(('kw', {'opts': {'user': 'root'}}))))
+    assert err is True and 'fixed by the tool' in r and 'root' not in r.split('\n')[0], r
+    (r, err), = results(asyncio.run(reg.arun(ant(('kw', {'opts': {'user': 'root'}})))))
+    assert err is True and 'fixed by the tool' in r, r
+    with pytest.raises(ValueError, match='fixed by the tool'): reg.tools['kw'](opts={'user': 'root'})
+    assert 'fixed by the tool' in reg.tools['kw'].run({'opts': {'user': 'root'}})
+    assert call_func(p, {'opts': {'x': 1, 'opts': 2}}) == {'user': 'pinned-me', 'x': 1, 'opts': 2}  # other keys still go through
+    assert call_func(rf, {'path': 'x', 'rest': [1], 'more': {'rest': 2}}) == ('x', (1,), '/srv', {'rest': 2})
+
 # 4. Looking a name up runs none of the object's code
 seen = []
 class Spy:
