@@ -110,6 +110,16 @@ def test_3_pinned_through_kwargs():
     assert call_func(p, {'opts': {'x': 1, 'opts': 2}}) == {'user': 'pinned-me', 'x': 1, 'opts': 2}  # other keys still go through
     assert call_func(rf, {'path': 'x', 'rest': [1], 'more': {'rest': 2}}) == ('x', (1,), '/srv', {'rest': 2})
 
+def test_3_wrapper_of_partial_pins():
+    import functools
+    p = partial(read_file, base_dir='/srv/safe')
+    @functools.wraps(p)
+    def w(*a, **k): return p(*a, **k)
+    from fncall.schema import get_schema
+    assert list(get_schema(w)['input_schema']['properties']) == ['path', 'mode'] and '/srv/safe' not in json.dumps(get_schema(w))
+    assert 'base_dir: fixed by the tool' in call_func(w, {'path': 'x', 'base_dir': '/'}, raise_on_err=False)
+    assert call_func(w, {'path': 'x'}) == '/srv/safe/x'
+
 # 4. Looking a name up runs none of the object's code
 seen = []
 class Spy:
