@@ -250,6 +250,9 @@ def _spec(func):
     _specs.setdefault(o, {})[key] = fingerprint(func, t, res.classes), set(custom_types), res
     return res
 
+# %% ../nbs/01_call.ipynb #3e8c2d17
+import gc
+
 # %% ../nbs/01_call.ipynb #4cd1c5f6
 class _InputError(ValueError): "The arguments a model sent don't fit the tool"
 
@@ -270,18 +273,28 @@ def _loc(loc):
     "Dotted location of an error, without pydantic's union-member and validator tags"
     return '.'.join(str(s) for s in loc if isinstance(s, int) or s.isidentifier() and s not in _expect)
 
-def _err_lines(e:ValidationError):
-    "One line per bad location: `x: expected integer, got 'abc'`"
-    res = {}
-    for d in e.errors():
+def _err_lines(e:ValidationError, n=9):
+    "One line per bad location, `x: expected integer, got 'abc'`, for the first `n` of them, then how many more errors pydantic found"
+    res, used = {}, 0
+    for d in _errors(e):
         loc, msg = _clip(_loc(d['loc'])), _clip(_err_msg(d), 200)  # a pattern or a list of choices can be long too
         if loc in res: res[loc][0].append(msg.removeprefix('expected '))
+        elif len(res) == n: break  # the rest are counted
         else: res[loc] = [msg], d
+        used += 1
     lines = []
     for loc,(msgs,d) in res.items():
         got = '' if d['type'] == 'missing' else f", got {_show(d['input'])}"
         lines.append(f"{loc}: {' or '.join(msgs)}{got}")
-    return lines
+    return lines + ([f"(and {rest} more problems)"] if (rest := e.error_count() - used) else [])
+
+def _errors(e):
+    "`e.errors()`, made with the cyclic garbage collector paused: millions of error dicts would have it walk them again and again"
+    on = gc.isenabled()
+    gc.disable()
+    try: return e.errors(include_url=False)
+    finally:
+        if on: gc.enable()
 
 def _clip(s, n=80): return s if len(s) <= n else s[:n] + '...'  # a name in an error message, clipped as values are
 
