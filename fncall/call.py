@@ -69,7 +69,7 @@ def _attr(o, s):
     is_cls = _is(o, type)
     cls = o if is_cls else type(o)
     c = _in_class(cls, s)
-    v = c if is_cls else inspect.getattr_static(o, s, _none)
+    v = c if is_cls else _static(o, cls, s, c)
     if v is _none: raise AttributeError(s)
     if v is not c: return _checked(v, s)  # the object's own attribute
     if _is(v, types.MemberDescriptorType) and s in _slots(v.__objclass__):  # a `__slots__` attribute: its value is checked like any other
@@ -119,6 +119,16 @@ def _show(v, n=80):
     "`v` as an error message shows it: its repr, clipped to `n` characters and a few levels deep (model-chosen names and values can be huge)"
     try: return _r.repr(v)[:n]
     except Exception: return f'<{type(v).__name__}>'  # an int too long to print, say
+
+# %% ../nbs/01_call.ipynb #7d3b9f40
+def _static(o, cls, s, c):
+    "Attribute `s` of instance `o` as Python finds it, `c` being what class `cls` defines (`_none`: nothing): `o.__dict__`'s unless `c` is a data descriptor. Unlike `inspect.getattr_static`, no metaclass code runs"
+    if c is not _none and _in_class(type(c), '__get__') is not _none and (_in_class(type(c), '__set__') is not _none or _in_class(type(c), '__delete__') is not _none): return c
+    d = _in_class(cls, '__dict__')
+    if not (type(d) in (types.GetSetDescriptorType, types.MemberDescriptorType) and d.__name__ == '__dict__'): return c  # no instance dict, or one the class makes itself: not read
+    try: v = dict.get(d.__get__(o, cls), s, _none)
+    except TypeError: return c
+    return c if v is _none else v
 
 # %% ../nbs/01_call.ipynb #66dc616d
 def get_schema_nm(

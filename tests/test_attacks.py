@@ -131,8 +131,16 @@ class Spy:
     def f(self, x:int): "A method"; return x
     def __call__(self, x:int): "Called"; return x
 
+class Meta(type):
+    "A metaclass recording every attribute lookup on its classes"
+    def __getattribute__(cls, s): seen.append(('meta', s)); return type.__getattribute__(cls, s)
+
+class MSpy(metaclass=Meta):
+    def m(self, x:int): "A method"; return x
+
 def test_4_resolving_runs_no_user_code():
     s = Spy()
+    seen.clear()  # pytest's collection looked at `MSpy`
     ns = {'s': s, 'h': Held(s)}
     assert resolve_nm('s.f', ns) == s.f and seen.pop(-1) == 'f' and seen == []  # `s.f` above looked it up, resolve_nm didn't
     assert call_func('s.f', {'x': '1'}, ns) == 1 and call_func('s', {'x': 2}, ns) == 2 and call_func('h.fn', {'x': 3}, ns) == 3
@@ -140,6 +148,9 @@ def test_4_resolving_runs_no_user_code():
     assert asyncio.run(call_funcs_async([('s', {'x': 6})], ns)) == [6]
     assert call_func('s.nope', {}, ns, raise_on_err=False) == "Error: Tool 's.nope' is not in the namespace"
     assert seen == []
+    m, want = MSpy(), MSpy.m
+    m.own = query; seen.clear()
+    assert resolve_nm('m.m', {'m': m}).__func__ is want and resolve_nm('m.own', {'m': m}) is query and seen == []  # no metaclass code either
 
 # 7. An untrusted schema that expands without bound is refused before anything is made
 def boom_tool(levels):
