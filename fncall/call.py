@@ -69,7 +69,7 @@ def _attr(o, s):
     is_cls = _is(o, type)
     cls = o if is_cls else type(o)
     c = _in_class(cls, s)
-    v = c if is_cls else inspect.getattr_static(o, s, _none)
+    v = c if is_cls else _static(o, cls, s, c)
     if v is _none: raise AttributeError(s)
     if v is not c: return _checked(v, s)  # the object's own attribute
     if _is(v, types.MemberDescriptorType) and s in _slots(v.__objclass__):  # a `__slots__` attribute: its value is checked like any other
@@ -119,6 +119,16 @@ def _show(v, n=80):
     "`v` as an error message shows it: its repr, clipped to `n` characters and a few levels deep (model-chosen names and values can be huge)"
     try: return _r.repr(v)[:n]
     except Exception: return f'<{type(v).__name__}>'  # an int too long to print, say
+
+# %% ../nbs/01_call.ipynb #7d3b9f40
+def _static(o, cls, s, c):
+    "Attribute `s` of instance `o` as Python finds it, `c` being what class `cls` defines (`_none`: nothing): `o.__dict__`'s unless `c` is a data descriptor. Unlike `inspect.getattr_static`, no metaclass code runs"
+    if c is not _none and _in_class(type(c), '__get__') is not _none and (_in_class(type(c), '__set__') is not _none or _in_class(type(c), '__delete__') is not _none): return c
+    d = _in_class(cls, '__dict__')
+    if not (type(d) in (types.GetSetDescriptorType, types.MemberDescriptorType) and d.__name__ == '__dict__'): return c  # no instance dict, or one the class makes itself: not read
+    try: v = dict.get(d.__get__(o, cls), s, _none)
+    except TypeError: return c
+    return c if v is _none else v
 
 # %% ../nbs/01_call.ipynb #66dc616d
 def get_schema_nm(
@@ -250,6 +260,9 @@ def _spec(func):
     _specs.setdefault(o, {})[key] = fingerprint(func, t, res.classes), set(custom_types), res
     return res
 
+# %% ../nbs/01_call.ipynb #3e8c2d17
+import gc
+
 # %% ../nbs/01_call.ipynb #4cd1c5f6
 class _InputError(ValueError): "The arguments a model sent don't fit the tool"
 
@@ -270,18 +283,28 @@ def _loc(loc):
     "Dotted location of an error, without pydantic's union-member and validator tags"
     return '.'.join(str(s) for s in loc if isinstance(s, int) or s.isidentifier() and s not in _expect)
 
-def _err_lines(e:ValidationError):
-    "One line per bad location: `x: expected integer, got 'abc'`"
-    res = {}
-    for d in e.errors():
+def _err_lines(e:ValidationError, n=9):
+    "One line per bad location, `x: expected integer, got 'abc'`, for the first `n` of them, then how many more errors pydantic found"
+    res, used = {}, 0
+    for d in _errors(e):
         loc, msg = _clip(_loc(d['loc'])), _clip(_err_msg(d), 200)  # a pattern or a list of choices can be long too
         if loc in res: res[loc][0].append(msg.removeprefix('expected '))
+        elif len(res) == n: break  # the rest are counted
         else: res[loc] = [msg], d
+        used += 1
     lines = []
     for loc,(msgs,d) in res.items():
         got = '' if d['type'] == 'missing' else f", got {_show(d['input'])}"
         lines.append(f"{loc}: {' or '.join(msgs)}{got}")
-    return lines
+    return lines + ([f"(and {rest} more problems)"] if (rest := e.error_count() - used) else [])
+
+def _errors(e):
+    "`e.errors()`, made with the cyclic garbage collector paused: millions of error dicts would have it walk them again and again"
+    on = gc.isenabled()
+    gc.disable()
+    try: return e.errors(include_url=False)
+    finally:
+        if on: gc.enable()
 
 def _clip(s, n=80): return s if len(s) <= n else s[:n] + '...'  # a name in an error message, clipped as values are
 
@@ -322,6 +345,7 @@ def _coerce(sp, inputs, nested=False):
     except RecursionError:  # a record holding a record... deeper than Python goes: said once, at the top
         if nested: raise
         errs.append(f"{_clip(str(_deepest(args)))}: nested too deeply")
+    if sp.varkw and type(kw := args.get(sp.varkw)) is dict: errs += _kw_clash(sp, kw, extra)
     if errs: raise _InputError('\n'.join(_few(errs, 'problems', 10)) + f"\n(parameters: {', '.join(_few([_clip(p) for p in sp.params], 'parameters', 20)) or 'none'})")
     return args | extra
 
@@ -344,6 +368,14 @@ def _depth(v, cap=100_000):
             cap, deepest = cap - 1, max(deepest, d)
             todo += [(x, d+1) for x in (o.values() if isinstance(o, dict) else o)]
     return deepest
+
+# %% ../nbs/01_call.ipynb #5a1c0e21
+def _kw_clash(sp, kw, extra):
+    "Lines refusing the keys of the `**kwargs` dict `kw` that a `partial` pins or that name a parameter or an argument given: Python would let them override the pin, or skip the parameter's checks"
+    pos = (sp.varkw, sp.varpos)
+    bad = [f"{_clip(sp.varkw)}.{_clip(str(k))}: " + ("fixed by the tool, can't be given" if k in sp.pinned else "given twice" if k in extra else "a parameter: give it as an argument of its own")
+           for k in kw if k in sp.pinned or k in extra or (k in sp.params and k not in pos)]
+    return _few(bad, 'keys given twice or fixed', 3)
 
 # %% ../nbs/01_call.ipynb #0cbed000
 _internal = (os.path.dirname(asyncio.__file__), os.path.dirname(concurrent.futures.__file__), threading.__file__)

@@ -647,6 +647,7 @@ def _inst(f, k):
 
 def _bound(f, t):
     "Names of the parameters of `t` that `partial` `f` binds (the model can't change them)"
+    if not isinstance(f, partial) and (f := _pinner(f)) is not None: t = _target(f)  # a wrapper of a partial pins what it pins
     if not isinstance(f, partial): return set()
     return set(f.keywords) | (set(inspect.signature(t).parameters) - set(inspect.signature(f).parameters))
 
@@ -678,6 +679,12 @@ def _make_schema(f, pname, evalable, skip_hidden, name):
     nm = name or _inst(f, '__name__') or t.__name__
     classes = [c for c in ds.names if isinstance(c, type) and c is not t]
     return {'name': nm, 'description': _describe(doc, parts, ret, nm), pname: s}, not ds.dynamic, classes
+
+# %% ../nbs/00_schema.ipynb #b6e1f2a9
+def _pinner(f, depth=100):
+    "The `partial` that `f` wraps (as `functools.wraps(partial(...))` says, its `__wrapped__` chain), or None"
+    for _ in range(depth):
+        if (f := _inst(f, '__wrapped__')) is None or isinstance(f, partial): return f
 
 # %% ../nbs/00_schema.ipynb #f198b47d
 _cache = weakref.WeakKeyDictionary()

@@ -81,6 +81,45 @@ def test_3_pinned_arguments():
     reg = FunctionRegistry(); reg.add(p, name='read_file')
     assert results(reg.run(ant(('read_file', {'path': 'x', 'base_dir': '/'}))))[0][1] is True
 
+# 3b. Nor through the tool's `**kwargs` (a parameter of its own in the schema), which would also skip a parameter's checks
+def rf(path:str, *rest, base_dir:str='/srv', **more): "Read"; return path, rest, base_dir, more
+def fkw(n:int=0, **kw): "Count"; return n, kw
+
+def test_3_pinned_through_kwargs():
+    def kw(**opts): "Options"; return opts
+    p = partial(kw, user='pinned-me')
+    for opts in ({'user': 'root'}, '{"user": "root"}', [{'key': 'user', 'value': 'root'}]):
+        r = call_func(p, {'opts': opts}, raise_on_err=False)
+        assert r.startswith("Error: invalid arguments") and "opts.user: fixed by the tool, can't be given" in r and 'pinned-me' not in r, r
+    assert 'more.base_dir: fixed by the tool' in call_func(partial(rf, base_dir='/safe'), {'path': 'x', 'more': {'base_dir': '/'}}, raise_on_err=False)
+    assert 'more.path: a parameter' in call_func(rf, {'path': 'x', 'more': {'path': '/'}}, raise_on_err=False)
+    assert 'kw.n: a parameter' in call_func(fkw, {'kw': {'n': 'abc'}}, raise_on_err=False)  # not passed around `n: int`
+    assert 'opts.x: given twice' in call_func(p, {'x': 1, 'opts': {'x': 2}}, raise_on_err=False)
+    with pytest.raises(ValueError, match='fixed by the tool'): call_func(p, {'opts': {'user': 'root'}})
+    assert asyncio.run(call_func_async(p, {'opts': {'user': 'root'}}, raise_on_err=False)).startswith('Error: invalid arguments')
+    ns = {'kw': p}
+    assert 'fixed by the tool' in call_funcs([('kw', {'opts': {'user': 'root'}})], ns)[0]
+    assert 'fixed by the tool' in asyncio.run(call_funcs_async([('kw', {'opts': {'user': 'root'}})], ns))[0]
+    reg = FunctionRegistry(); reg.add(p, name='kw')
+    (r, err), = results(reg.run(ant(('kw', {'opts': {'user': 'root'}}))))
+    assert err is True and 'fixed by the tool' in r and 'root' not in r.split('\n')[0], r
+    (r, err), = results(asyncio.run(reg.arun(ant(('kw', {'opts': {'user': 'root'}})))))
+    assert err is True and 'fixed by the tool' in r, r
+    with pytest.raises(ValueError, match='fixed by the tool'): reg.tools['kw'](opts={'user': 'root'})
+    assert 'fixed by the tool' in reg.tools['kw'].run({'opts': {'user': 'root'}})
+    assert call_func(p, {'opts': {'x': 1, 'opts': 2}}) == {'user': 'pinned-me', 'x': 1, 'opts': 2}  # other keys still go through
+    assert call_func(rf, {'path': 'x', 'rest': [1], 'more': {'rest': 2}}) == ('x', (1,), '/srv', {'rest': 2})
+
+def test_3_wrapper_of_partial_pins():
+    import functools
+    p = partial(read_file, base_dir='/srv/safe')
+    @functools.wraps(p)
+    def w(*a, **k): return p(*a, **k)
+    from fncall.schema import get_schema
+    assert list(get_schema(w)['input_schema']['properties']) == ['path', 'mode'] and '/srv/safe' not in json.dumps(get_schema(w))
+    assert 'base_dir: fixed by the tool' in call_func(w, {'path': 'x', 'base_dir': '/'}, raise_on_err=False)
+    assert call_func(w, {'path': 'x'}) == '/srv/safe/x'
+
 # 4. Looking a name up runs none of the object's code
 seen = []
 class Spy:
@@ -92,8 +131,16 @@ class Spy:
     def f(self, x:int): "A method"; return x
     def __call__(self, x:int): "Called"; return x
 
+class Meta(type):
+    "A metaclass recording every attribute lookup on its classes"
+    def __getattribute__(cls, s): seen.append(('meta', s)); return type.__getattribute__(cls, s)
+
+class MSpy(metaclass=Meta):
+    def m(self, x:int): "A method"; return x
+
 def test_4_resolving_runs_no_user_code():
     s = Spy()
+    seen.clear()  # pytest's collection looked at `MSpy`
     ns = {'s': s, 'h': Held(s)}
     assert resolve_nm('s.f', ns) == s.f and seen.pop(-1) == 'f' and seen == []  # `s.f` above looked it up, resolve_nm didn't
     assert call_func('s.f', {'x': '1'}, ns) == 1 and call_func('s', {'x': 2}, ns) == 2 and call_func('h.fn', {'x': 3}, ns) == 3
@@ -101,6 +148,9 @@ def test_4_resolving_runs_no_user_code():
     assert asyncio.run(call_funcs_async([('s', {'x': 6})], ns)) == [6]
     assert call_func('s.nope', {}, ns, raise_on_err=False) == "Error: Tool 's.nope' is not in the namespace"
     assert seen == []
+    m, want = MSpy(), MSpy.m
+    m.own = query; seen.clear()
+    assert resolve_nm('m.m', {'m': m}).__func__ is want and resolve_nm('m.own', {'m': m}) is query and seen == []  # no metaclass code either
 
 # 7. An untrusted schema that expands without bound is refused before anything is made
 def boom_tool(levels):
@@ -227,7 +277,7 @@ def test_12_bounded_errors():
     assert r.count('unknown argument\n') == 5 and '(and 19995 more unknown arguments)' in r, r
     def many(xs:list[int]): "Ints"
     r = call_func(many, {'xs': ['a'] * 20_000}, raise_on_err=False)
-    assert len(r) < 1500 and '(and 19990 more problems)' in r, r
+    assert len(r) < 1500 and r.count('expected integer') == 9 and '(and 19991 more problems)' in r, r  # the first few errors shown, the rest counted
     reg = FunctionRegistry(); reg.add(g)
     assert len(results(reg.run(ant((big, {}))))[0][0]) < 300
     f = mk_tool(lambda nm, /, **kw: kw, {'name': 't', 'inputSchema': {'type': 'object', 'properties': {  # an MCP server's long enum and pattern
