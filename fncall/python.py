@@ -274,7 +274,7 @@ def _python_dirs(exe):
 def _bwrap(exe, d, mb, ro, rw, network):
     "bubblewrap's arguments: new namespaces; the system and Python read-only; `d` read-write as the working directory; private /tmp and /dev/shm of `mb`/2 MB each; the rest read-only and empty"
     a = [shutil.which('bwrap'), '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
-         *([] if network else ['--unshare-net']), '--die-with-parent', '--as-pid-1', '--new-session']
+         *([] if network else ['--unshare-net']), *_bwrap_opts('--disable-userns'), '--die-with-parent', '--as-pid-1', '--new-session']
     for p in _SYS:
         if os.path.islink(p): a += ['--symlink', os.readlink(p), p]
         elif os.path.isdir(p): a += ['--ro-bind', p, p]
@@ -285,6 +285,14 @@ def _bwrap(exe, d, mb, ro, rw, network):
     for p in ro: a += ['--ro-bind', p, p]
     for p in rw: a += ['--bind', p, p]
     return a + ['--bind', d, d, '--chdir', d, '--remount-ro', '/dev', '--remount-ro', '/']
+
+@functools.cache
+def _bwrap_opts(*opts):
+    "Those of `opts` this bubblewrap knows (`--disable-userns` came in 0.8.0; the seccomp filter refuses new user namespaces anyway)"
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        h = subprocess.run([shutil.which('bwrap'), '--help'], capture_output=True, text=True, timeout=10).stdout
+        return [o for o in opts if o in h.split()]
+    return []
 
 @functools.cache
 def _bwrap_ok(own):

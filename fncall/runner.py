@@ -237,15 +237,21 @@ def _serve(code, ns, timeout, cap):
     return dict(status=status, result=None if res is None else _clip(res, cap), error=err[-cap:], cut=cut)
 
 # %% ../nbs/02_python.ipynb #a1e0c006
-_SECCOMP = {'x86_64': (0xc000003e, (319, 447, 29)), 'aarch64': (0xc00000b7, (279, 447, 194))} # audit arch; memfd_create, memfd_secret, shmget
+# audit arch; EPERM: memfd_create, memfd_secret, shmget, unshare, mount, open_tree..fsmount (the new mount API); clone3 (ENOSYS: libc falls back to clone); clone
+_SECCOMP = {'x86_64': (0xc000003e, (319, 447, 29, 272, 165, 428, 429, 430, 431, 432), 435, 56),
+            'aarch64': (0xc00000b7, (279, 447, 194, 97, 40, 428, 429, 430, 431, 432), 435, 220)}
+_CLONE_NEWUSER = 0x10000000
 
 def _seccomp(prctl):
-    "Make memfd_create, memfd_secret, shmget and every system call of another ABI fail with EPERM (a seccomp filter). False where the architecture is unknown"
-    arch, nrs = _SECCOMP.get(platform.machine(), (None, ()))
+    "Install a seccomp filter: EPERM for memory the address-space limit misses (memfd, SysV shm), for new user namespaces and mounts (a tmpfs mounted in one is memory no limit counts) and every system call of another ABI; ENOSYS for clone3, whose flags it cannot read. False where the architecture is unknown"
+    arch, nrs, clone3, clone = _SECCOMP.get(platform.machine(), (None, (), 0, 0))
     if arch is None: return False
-    deny = len(nrs)+5 # index of the last instruction; jumps count from the next one
-    ins = [(0x20,0,0,4), (0x15,0,deny-2,arch), (0x20,0,0,0), (0x35,deny-4,0,0x40000000)] # load arch; other: deny; load nr; x32: deny
-    ins += [(0x15,deny-5-i,0,nr) for i,nr in enumerate(nrs)] + [(0x06,0,0,0x7fff0000), (0x06,0,0,0x00050001)] # listed: deny; allow; EPERM
+    n = len(nrs)
+    ld, jeq, jset, jge, ret = (lambda k: (0x20,0,0,k)), (lambda k,t,f=0: (0x15,t,f,k)), (lambda k,t,f=0: (0x45,t,f,k)), (lambda k,t,f=0: (0x35,t,f,k)), (lambda k: (0x06,0,0,k))
+    # at n+6: ALLOW, EPERM, ENOSYS, then the clone check; a jump counts from the next instruction
+    ins = [ld(4), jeq(arch, 0, n+5), ld(0), jge(0x40000000, n+3)] # another arch or x32: EPERM
+    ins += [jeq(nr, n+2-i) for i,nr in enumerate(nrs)] + [jeq(clone3, 3), jeq(clone, 3)] # listed: EPERM
+    ins += [ret(0x7fff0000), ret(0x00050001), ret(0x00050026), ld(16), jset(_CLONE_NEWUSER, 1), ret(0x7fff0000), ret(0x00050001)] # ALLOW, EPERM, ENOSYS; clone's flags (low half): NEWUSER: EPERM
     buf = ctypes.create_string_buffer(b''.join(struct.pack('HBBI', *o) for o in ins))
     class Prog(ctypes.Structure): _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]
     prog = Prog(len(ins), ctypes.addressof(buf))
