@@ -181,6 +181,57 @@ def _rm_owned(uid):
                     if e.is_dir(follow_symlinks=False): shutil.rmtree(e.path, ignore_errors=True)
                     else: os.unlink(e.path)
 
+# %% ../nbs/02_python.ipynb #a1e0c018
+_CHECK = 0.1 # seconds between checks of the memory a run's processes hold
+
+def _held(pids):
+    "MB of anonymous and shared memory `pids` hold (shared pages counted once per process that maps them)"
+    kb = 0
+    for p in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError), open(f'/proc/{p}/status', 'rb') as f:
+            for l in f:
+                if l.startswith((b'RssAnon:', b'RssShmem:')): kb += int(l.split()[1])
+    return kb/1024
+
+@functools.cache
+def _cgroup_base():
+    "Our cgroup v2 directory if the memory controller is delegated to its children and we may make them, else None"
+    with contextlib.suppress(OSError, StopIteration):
+        path = next(l[3:].strip() for l in open('/proc/self/cgroup') if l.startswith('0::'))
+        mnt = next(l.split()[4] for l in open('/proc/self/mountinfo') if ' - cgroup2 ' in l)
+        base = os.path.join(mnt, path.lstrip('/'))
+        if 'memory' in open(os.path.join(base, 'cgroup.subtree_control')).read().split() and os.access(base, os.W_OK): return base
+
+def _cgroup(base, mb, pid):
+    "A child cgroup of `base` bounding the memory (without swap) of `pid` and its descendants to `mb`; None without `base` or if the kernel refuses"
+    if base is None: return None
+    cg = os.path.join(base, 'fncall-' + secrets.token_hex(6))
+    try:
+        os.mkdir(cg)
+        with open(os.path.join(cg, 'memory.max'), 'w') as f: f.write(str(mb*2**20))
+        with contextlib.suppress(OSError), open(os.path.join(cg, 'memory.swap.max'), 'w') as f: f.write('0')
+        for _ in range(2): # again: one forked meanwhile
+            for p in _tree({pid}):
+                with open(os.path.join(cg, 'cgroup.procs'), 'w') as f: f.write(str(p))
+        return cg
+    except OSError:
+        _rm_cgroup(cg)
+        return None
+
+def _oom(cg):
+    "Has the kernel killed a process of cgroup `cg` for memory?"
+    with contextlib.suppress(OSError, ValueError), open(os.path.join(cg, 'memory.events')) as f:
+        return any(l.split()[0]=='oom_kill' and int(l.split()[1]) > 0 for l in f)
+    return False
+
+def _rm_cgroup(cg):
+    "Remove cgroup `cg` once its processes are gone"
+    for _ in range(50):
+        try: return os.rmdir(cg)
+        except FileNotFoundError: return
+        except OSError: time.sleep(0.01)
+
+
 # %% ../nbs/02_python.ipynb #cce51aaf
 _UIDS = (2_000_000_000, 2_100_000_000) # the range a worker's own uid is drawn from
 _taken = set() # uids of this process's running workers
@@ -315,7 +366,7 @@ def _isolation(want, own):
 _GRACE = 1.0 # seconds the parent waits past `timeout` for the worker's own timeout before killing it
 _CANCEL_GRACE = 0.3 # seconds a cancelled run has to stop before the worker is killed
 
-def _stop_worker(proc, fds, d, uid, ns):
+def _stop_worker(proc, fds, d, uid, ns, cg=None):
     "Kill worker `proc` and everything it started (its process tree: in namespaces, all of it; as root, every process of its own `uid` too), close our ends `fds` of its pipes, delete its directory `d` (and, as root outside namespaces, its files in /tmp and /dev/shm)"
     _kill_tree(proc.pid)
     if uid is not None: _kill_uid(uid)
@@ -323,6 +374,7 @@ def _stop_worker(proc, fds, d, uid, ns):
     proc.wait()
     for f in (proc.stdout, proc.stderr): f.close()
     for fd in fds: os.close(fd)
+    if cg: _rm_cgroup(cg)
     shutil.rmtree(d, ignore_errors=True)
     if uid is not None and not ns: _rm_owned(uid)
     _taken.discard(uid)
@@ -394,7 +446,9 @@ class Sandbox:
             raise
         finally: os.close(req_r); os.close(resp_w)
         self._req, self._resp = req_w, resp_r
-        self._finalizer = weakref.finalize(self, _stop_worker, self._proc, (req_w, resp_r), self.dir, self.uid, ns) # also when the sandbox is collected, or at exit
+        self._cg = None
+        self._cg = _cgroup(_cgroup_base(), self.cfg['memory_mb'], self._proc.pid) # before the worker has its source: no code of the run is outside it
+        self._finalizer = weakref.finalize(self, _stop_worker, self._proc, (req_w, resp_r), self.dir, self.uid, ns, self._cg) # also when the sandbox is collected, or at exit
         _live.add(self._finalizer)
         for fd in (self._proc.stdout.fileno(), self._proc.stderr.fileno(), self._resp, self._req): os.set_blocking(fd, False)
         with contextlib.suppress(OSError): _write_all(self._req, json.dumps(_source()).encode()+b'\n', time.monotonic()+10) # if it fails, the first run says the worker died
@@ -404,6 +458,11 @@ class Sandbox:
         self._finalizer()
         _live.discard(self._finalizer)
         self._proc = None
+
+    def _members(self):
+        "Pids of the sandbox's processes: every one of its own uid (as root), else bubblewrap's or the worker's tree"
+        if self._proc is None: return set()
+        return _alive(self.uid) if self.uid is not None else _tree({self._proc.pid})
 
     def _worker_pid(self):
         "The worker's pid (in namespaces, bubblewrap's one child), or None"
@@ -417,6 +476,7 @@ def _exchange(self:Sandbox, code, out, err):
     "Send `code`; read output and answers until the answer to this request arrives, the worker dies, the deadline passes or the run is cancelled"
     self._id += 1
     deadline, buf, cancelled, self._busy = time.monotonic()+self.timeout+_GRACE, bytearray(), False, self._id
+    check = time.monotonic()+_CHECK/2 # a quick run is never checked
     try:
         if not _write_all(self._req, json.dumps(dict(id=self._id, code=code, timeout=self.timeout)).encode()+b'\n', deadline): return 'timeout', None
     except OSError: return 'died', None
@@ -431,7 +491,10 @@ def _exchange(self:Sandbox, code, out, err):
                 cancelled, deadline = True, min(deadline, time.monotonic()+_CANCEL_GRACE)
                 with contextlib.suppress(OSError, TypeError): os.kill(self._worker_pid(), signal.SIGUSR1)
             if (left := deadline-time.monotonic()) <= 0: return ('cancelled' if cancelled else 'timeout'), None
-            if self._proc.poll() is not None: return 'died', None
+            if self._proc.poll() is not None: return ('memory' if self._cg and _oom(self._cg) else 'died'), None
+            if time.monotonic() >= check:
+                check = time.monotonic()+_CHECK
+                if (mb := _held(self._members())) > self.cfg['memory_mb']: return 'memory', dict(held=mb)
             _pump(sel, bufs, min(left, 0.02))
         sel.unregister(self._resp)
         end = time.monotonic()+0.05 # drain what the worker wrote before answering; never wait for EOF
@@ -460,8 +523,9 @@ def _run(self:Sandbox, code):
     r = RunResult(stdout=out.text(), stderr=err.text(), truncated=bool(out.cut or err.cut), note=note, reset=bool(note))
     if how=='ok': r.status, r.result, r.error, r.truncated = a['status'], a['result'], a['error'], r.truncated or a['cut']
     else:
-        r.status, r.reset = how if how in ('timeout', 'cancelled') else 'killed', True
-        why = {'timeout': f'TimeoutError: no answer within {self.timeout} s', 'cancelled': 'CancelledError: the run did not stop when cancelled'}.get(how) or _why(self._proc.poll(), ns)
+        r.status, r.reset = how if how in ('timeout', 'cancelled', 'memory') else 'killed', True
+        why = {'timeout': f'TimeoutError: no answer within {self.timeout} s', 'cancelled': 'CancelledError: the run did not stop when cancelled',
+               'memory': f"MemoryError: the sandbox's processes held {round(a['held']) if a else 'more than'} MB together, over memory_mb={self.cfg['memory_mb']}"}.get(how) or _why(self._proc.poll(), ns)
         r.error = f'{why}; it was killed and restarted: state was reset (variables, imports, functions and files are gone)'
         self._stop(); self._start()
     r.duration = time.monotonic()-t0

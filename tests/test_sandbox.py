@@ -1,7 +1,7 @@
 "Attacks on the host from inside a `Sandbox`, in both modes where they apply (tests/test_python.py attacks its limits). Each ends within timeout + 2 s"
 import ast, json, os, secrets, shutil, signal, socket, subprocess, sys, tempfile, threading, time, pytest
 from pathlib import Path
-from fncall.python import Sandbox, _alive, _bwrap_ok, _tree
+from fncall.python import Sandbox, _alive, _bwrap_ok, _cgroup, _cgroup_base, _tree
 
 T = 2 # sandbox timeout in seconds
 ROOT = os.geteuid() == 0
@@ -208,6 +208,32 @@ def test_dev_shm(mode):
         assert s.run(f'for i in range(3): open(f"/dev/shm/fncall-{tag}-{{i}}", "wb").write(b"x" * 2**20)').status == 'ok'
         assert [e for e in os.scandir('/dev/shm') if e.stat().st_uid == uid]
     assert not [e for e in os.scandir('/dev/shm') if e.stat().st_uid == uid] # deleted at close
+
+FORKS = """import os, time
+for i in range(4):
+    if os.fork() == 0:
+        b = bytearray(200 * 2**20) # touched: 200 MB each, under the per-process limit
+        time.sleep(60)
+        os._exit(0)
+time.sleep(60)"""
+
+def test_memory_across_processes(mode):
+    "Forked children each under the address-space limit, over `memory_mb` together: the run ends with status memory, and the next call works"
+    with mk(mode, memory_mb=256) as s:
+        r = timed(lambda: s.run(FORKS))
+        assert (r.status, r.reset) == ('memory', True) and 'over memory_mb=256' in r.error, str(r)
+        if s.uid is not None: assert not _alive(s.uid) - s._members() # nothing of the old worker left
+        works(s)
+
+def test_cgroup(tmp_path):
+    "A delegated cgroup v2 memory controller is found (none here: detection only), and a worker's cgroup is written as the kernel expects"
+    base = _cgroup_base()
+    if base is not None: assert 'memory' in open(os.path.join(base, 'cgroup.subtree_control')).read().split()
+    assert _cgroup(None, 256, os.getpid()) is None
+    p = subprocess.Popen(['sleep', '10'])
+    try: cg = _cgroup(str(tmp_path), 256, p.pid) # a plain directory stands in for the cgroup file system
+    finally: p.kill(); p.wait()
+    assert (Path(cg, 'memory.max').read_text(), Path(cg, 'memory.swap.max').read_text(), Path(cg, 'cgroup.procs').read_text()) == (str(256*2**20), '0', str(p.pid))
 
 # The host going away
 HOST = '''import json, sys, threading, time
