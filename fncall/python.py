@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fastcore.basics import patch
 from .call import _caller, _outwards
 from .runner import (_BOOT, _Call, _STATUSES, _Taken, _Timeout, _alive, _attempt, _check_timeout, _children, _compile, _fmt_exc,
-                           _guard, _is_lib, _kill_tree, _procs, _release, _status, _tls, _tree, _watchdog)
+                           _guard, _is_lib, _janitor, _kill_tree, _kill_uid, _procs, _rm_owned, _release, _status, _tls, _tree, _watchdog)
 
 # %% ../nbs/02_python.ipynb #b6833612
 def _first_user(frames):
@@ -142,44 +142,6 @@ class RunResult:
     reset:bool=False # Whether the worker was restarted, losing the namespace
     note:str='' # What the sandbox did before running the code (a restart after the worker died while idle)
     def __str__(self): return '\n'.join(o for o in (self.note, self.stdout.rstrip('\n'), self.stderr.rstrip('\n'), self.result, self.error.rstrip('\n')) if o)
-
-# %% ../nbs/02_python.ipynb #a1e0c007
-def _pidfd(pid, uid):
-    "A pidfd of `pid` if, once opened, it is a process of `uid`, else None (a pid reused by another user's process is never signalled)"
-    try: fd = os.pidfd_open(pid)
-    except OSError: return None
-    if (s := _status(pid)) and uid in s[2]: return fd
-    os.close(fd)
-
-def _kill_uid(uid, wait=5):
-    "Kill every process of `uid`, scanning /proc from here: stop each one found until no new one appears, kill them all; again until none is alive (or `wait` s pass)"
-    end = time.monotonic()+wait
-    while (pids := _alive(uid)) and time.monotonic() < end:
-        fds = {}
-        for _ in range(100):
-            for p in pids:
-                if (fd := _pidfd(p, uid)) is not None:
-                    fds[p] = fd
-                    with contextlib.suppress(OSError): signal.pidfd_send_signal(fd, signal.SIGSTOP)
-            if not (pids := _alive(uid)-fds.keys()): break
-        for fd in fds.values():
-            with contextlib.suppress(OSError): signal.pidfd_send_signal(fd, signal.SIGKILL)
-            os.close(fd)
-        for _ in range(20):
-            if not _alive(uid): return
-            time.sleep(0.005)
-
-_SHARED = ('/tmp', '/var/tmp', '/dev/shm') # where any uid may leave files
-
-def _rm_owned(uid):
-    "Delete what processes of `uid` left in the shared temporary directories (outside namespaces, as root)"
-    for d in _SHARED:
-        with contextlib.suppress(OSError), os.scandir(d) as es:
-            for e in es:
-                with contextlib.suppress(OSError):
-                    if e.stat(follow_symlinks=False).st_uid != uid: continue
-                    if e.is_dir(follow_symlinks=False): shutil.rmtree(e.path, ignore_errors=True)
-                    else: os.unlink(e.path)
 
 # %% ../nbs/02_python.ipynb #a1e0c018
 _CHECK = 0.1 # seconds between checks of the memory a run's processes hold
@@ -378,6 +340,7 @@ def _stop_worker(proc, fds, d, uid, ns, cg=None):
     shutil.rmtree(d, ignore_errors=True)
     if uid is not None and not ns: _rm_owned(uid)
     _taken.discard(uid)
+    _tell(gone=d)
 
 def _why(rc, ns):
     "What ended the worker, from its exit status `rc` (None: it is alive but sent an invalid answer; bubblewrap reports death by signal N as 128+N)"
@@ -448,6 +411,7 @@ class Sandbox:
         self._req, self._resp = req_w, resp_r
         self._cg = None
         self._cg = _cgroup(_cgroup_base(), self.cfg['memory_mb'], self._proc.pid) # before the worker has its source: no code of the run is outside it
+        _tell(dir=self.dir, pid=self._proc.pid, uid=self.uid, ns=ns, cg=self._cg)
         self._finalizer = weakref.finalize(self, _stop_worker, self._proc, (req_w, resp_r), self.dir, self.uid, ns, self._cg) # also when the sandbox is collected, or at exit
         _live.add(self._finalizer)
         for fd in (self._proc.stdout.fileno(), self._proc.stderr.fileno(), self._resp, self._req): os.set_blocking(fd, False)
@@ -588,15 +552,36 @@ def _spawner(q):
 
 _live, _ending = set(), threading.Event() # finalizers of the running workers; set once the process is being stopped
 
+_prev = {} # the SIGTERM and SIGHUP handlers ours chain to
+
 def _on_term(signum, frame):
-    "SIGTERM or SIGHUP: stop every sandbox, then die of the signal as if it had not been caught"
-    _ending.set()
+    "SIGTERM or SIGHUP: stop every sandbox, then do what the handler before ours did (by default: die of the signal as if it had not been caught)"
+    prev = _prev.get(signum, signal.SIG_DFL)
+    if not callable(prev): _ending.set() # the process dies now: no worker may start again
     for f in list(_live): f()
+    if callable(prev): return prev(signum, frame)
     signal.signal(signum, signal.SIG_DFL)
     os.kill(os.getpid(), signum)
 
 def _catch_term():
-    "Stop the sandboxes on SIGTERM and SIGHUP too (at exit `weakref.finalize` does): only where nothing else handles them, and only from the main thread, which alone may"
+    "Stop the sandboxes on SIGTERM and SIGHUP too (at exit `weakref.finalize` does), chaining to the handler found; only the main thread may install one, and one that ignores the signal is left alone. The janitor cleans up where no handler runs"
     if threading.current_thread() is not threading.main_thread(): return
     for s in (signal.SIGTERM, signal.SIGHUP):
-        if signal.getsignal(s) is signal.SIG_DFL: signal.signal(s, _on_term)
+        if (h := signal.getsignal(s)) is not _on_term and h is not signal.SIG_IGN and h is not None: _prev[s] = h; signal.signal(s, _on_term)
+
+_jan, _jan_lock = {}, threading.RLock() # the janitor: its process and our end of its pipe (re-entrant: a SIGTERM handler may tell it too)
+
+def _tell(**msg):
+    "Tell the janitor (started on first use) of a worker started or stopped; it acts only once this process is gone"
+    with _jan_lock, contextlib.suppress(OSError, subprocess.SubprocessError):
+        if 'fd' not in _jan:
+            if 'gone' in msg: return
+            r, w = os.pipe()
+            try: _jan['proc'] = subprocess.Popen([sys.executable, '-I', '-c', _BOOT, json.dumps(dict(rfd=r, main='_janitor'))], pass_fds=(r,), cwd='/',
+                                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            except BaseException: os.close(w); raise
+            finally: os.close(r)
+            _jan['fd'] = w
+            os.write(w, json.dumps(_source()).encode()+b'\n')
+        os.write(_jan['fd'], json.dumps(msg).encode()+b'\n')
+

@@ -8,7 +8,7 @@ Docs: https://fncall.github.io/fncall/runner.html.md"""
 __all__ = []
 
 # %% ../nbs/01a_runner.ipynb #b2c0d004
-import ast, asyncio, builtins, contextlib, ctypes, json, math, os, platform, re, signal, struct, sys, sysconfig, threading, time, traceback
+import ast, asyncio, builtins, contextlib, ctypes, json, math, os, platform, re, shutil, signal, struct, sys, sysconfig, threading, time, traceback
 from inspect import CO_COROUTINE
 
 # %% ../nbs/02_python.ipynb #f918ac4d
@@ -306,7 +306,7 @@ def _worker(cfg, rf):
 
 _BOOT = ("import sys, os, json, types; cfg = json.loads(sys.argv[1]); rf = os.fdopen(cfg['rfd'], 'rb'); "
          "m = sys.modules['fncall.runner'] = types.ModuleType('fncall.runner'); "
-         "exec(compile(json.loads(rf.readline()), '<fncall sandbox>', 'exec'), vars(m)); m._worker(cfg, rf)")
+         "exec(compile(json.loads(rf.readline()), '<fncall sandbox>', 'exec'), vars(m)); getattr(m, cfg.get('main', '_worker'))(cfg, rf)")
 
 # %% ../nbs/02_python.ipynb #ff3279c9
 def _status(pid):
@@ -356,3 +356,57 @@ def _kill_tree(pid, root=True):
 def _alive(uid):
     "Pids of the live processes (not zombies) with `uid` as real, effective or saved uid"
     return {p for p,_,st,us in _procs() if uid in us and st not in (b'Z', b'X')}
+
+# %% ../nbs/02_python.ipynb #a1e0c007
+def _pidfd(pid, uid):
+    "A pidfd of `pid` if, once opened, it is a process of `uid`, else None (a pid reused by another user's process is never signalled)"
+    try: fd = os.pidfd_open(pid)
+    except OSError: return None
+    if (s := _status(pid)) and uid in s[2]: return fd
+    os.close(fd)
+
+def _kill_uid(uid, wait=5):
+    "Kill every process of `uid`, scanning /proc from here: stop each one found until no new one appears, kill them all; again until none is alive (or `wait` s pass)"
+    end = time.monotonic()+wait
+    while (pids := _alive(uid)) and time.monotonic() < end:
+        fds = {}
+        for _ in range(100):
+            for p in pids:
+                if (fd := _pidfd(p, uid)) is not None:
+                    fds[p] = fd
+                    with contextlib.suppress(OSError): signal.pidfd_send_signal(fd, signal.SIGSTOP)
+            if not (pids := _alive(uid)-fds.keys()): break
+        for fd in fds.values():
+            with contextlib.suppress(OSError): signal.pidfd_send_signal(fd, signal.SIGKILL)
+            os.close(fd)
+        for _ in range(20):
+            if not _alive(uid): return
+            time.sleep(0.005)
+
+_SHARED = ('/tmp', '/var/tmp', '/dev/shm', '/run/lock', '/var/lock', '/dev/mqueue') # where any uid may leave files (the world-writable directories of Debian and Fedora)
+
+def _rm_owned(uid):
+    "Delete what processes of `uid` left in the shared temporary directories (outside namespaces, as root)"
+    for d in _SHARED:
+        with contextlib.suppress(OSError), os.scandir(d) as es:
+            for e in es:
+                with contextlib.suppress(OSError):
+                    if e.stat(follow_symlinks=False).st_uid != uid: continue
+                    if e.is_dir(follow_symlinks=False): shutil.rmtree(e.path, ignore_errors=True)
+                    else: os.unlink(e.path)
+
+def _janitor(cfg, rf):
+    "The host's janitor, a process of its own: told of each worker as it starts and stops (JSON lines), and, once the host is gone however it died (end of file), kills what is left of them and deletes their directories"
+    for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM): signal.signal(s, signal.SIG_IGN) # it ends when the host does
+    live = {}
+    for line in rf:
+        m = json.loads(line)
+        if 'gone' in m: live.pop(m['gone'], None)
+        else: live[m['dir']] = m
+    for m in live.values():
+        if m['uid'] is not None: _kill_uid(m['uid'])
+        else: _kill_tree(m['pid'])
+        shutil.rmtree(m['dir'], ignore_errors=True)
+        if m['uid'] is not None and not m['ns']: _rm_owned(m['uid'])
+        if m['cg']:
+            with contextlib.suppress(OSError): os.rmdir(m['cg'])

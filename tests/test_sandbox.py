@@ -244,16 +244,26 @@ threading.Thread(target=s.run, args=('import time; time.sleep(30)',), daemon=Tru
 print(json.dumps(dict(dir=s.dir)), flush=True)
 time.sleep(60)'''
 
-def test_host_sigterm(mode):
+HOSTS = {'main': HOST,
+         'thread': HOST.replace('s = Sandbox(timeout=30, isolation=sys.argv[1])', # made off the main thread: no handler can be installed
+                                'box = []\nt = threading.Thread(target=lambda: box.append(Sandbox(timeout=30, isolation=sys.argv[1]))); t.start(); t.join(); s = box[0]'),
+         'handler': HOST.replace('from fncall.python import Sandbox', # the host's own handler, which exits without running finalizers
+                                 'import os, signal\nsignal.signal(signal.SIGTERM, lambda *a: os._exit(3))\nfrom fncall.python import Sandbox')}
+
+@pytest.mark.parametrize('how', list(HOSTS))
+def test_host_sigterm(mode, how):
+    "SIGTERM of the host: what the sandbox started and its directory are gone (by our handler, or by the janitor where none runs)"
     if mode == 'namespace' and not _bwrap_ok(ROOT): pytest.skip('bubblewrap is not installed or cannot make namespaces here')
     marker = 'fncall-mark-' + secrets.token_hex(4)
-    p = subprocess.Popen([sys.executable, '-c', HOST.format(spawn=spawn(['sleep', 'double'], marker)), mode], stdout=subprocess.PIPE, text=True, cwd=HERE)
+    p = subprocess.Popen([sys.executable, '-c', HOSTS[how].format(spawn=spawn(['sleep', 'double'], marker)), mode], stdout=subprocess.PIPE, text=True, cwd=HERE)
     try:
         d = json.loads(p.stdout.readline())['dir']
         started(marker, 2); time.sleep(0.3)
         p.send_signal(signal.SIGTERM)
-        assert timed(lambda: p.wait(timeout=T+2)) == -signal.SIGTERM
+        assert timed(lambda: p.wait(timeout=T+2)) == (3 if how == 'handler' else -signal.SIGTERM)
         gone(marker)
+        end = time.monotonic()+2
+        while os.path.exists(d) and time.monotonic() < end: time.sleep(0.02)
         assert not os.path.exists(d)
     finally: p.kill(); p.wait()
 
