@@ -169,6 +169,16 @@ def test_memfd_and_sysv(sb):
     assert r.result == '(-1, 1)', str(r) # EPERM
     works(sb)
 
+@root
+def test_world_writable_dirs():
+    "Files the process mode's uid leaves in the world-writable directories (/run/lock, not only /tmp and /dev/shm) are deleted at close"
+    with mk('process') as s:
+        uid, tag, dirs = s.uid, secrets.token_hex(4), [d for d in ('/tmp', '/var/tmp', '/dev/shm', '/run/lock') if os.path.isdir(d)]
+        r = s.run(f'for d in {dirs!r}: open(d + "/fncall-{tag}", "w").write("x")')
+        assert r.status == 'ok', str(r)
+        assert all(os.path.exists(f'{d}/fncall-{tag}') for d in dirs)
+    assert not [d for d in dirs if os.path.exists(f'{d}/fncall-{tag}')]
+
 USERNS = """import ctypes, os
 libc = ctypes.CDLL(None, use_errno=True)
 got = dict(unshare=libc.unshare(0x10000000|0x20000)) # CLONE_NEWUSER|CLONE_NEWNS
