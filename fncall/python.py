@@ -34,11 +34,11 @@ def _user_ns(f):
 _out = contextvars.ContextVar('fncall_python_stdout', default=None)
 
 class _Router:
-    "Stands in for `sys.stdout` while `python` calls run: text goes to the buffer of the call running in this context, else to the one call running, else where it went before"
+    "Stands in for `sys.stdout` while `python` calls run: text goes to the buffer of the call running in this context, else of the running call whose code made this thread, else where it went before"
     def __init__(self, orig): self.orig = orig
     def _to(self):
-        if (to := _out.get()) is None and len(bufs := _cap['bufs'])==1: to = bufs[0]
-        return self.orig if to is None else to
+        if (to := _out.get()) is None: to = getattr(threading.current_thread(), '_fncall_out', None)
+        return to if to is not None and any(to is o for o in _cap['bufs']) else self.orig
     def write(self, s):
         to = self._to()
         return len(s) if to is None else to.write(s)
@@ -50,6 +50,7 @@ _cap_lock, _cap = threading.Lock(), dict(bufs=(), router=None)
 def _capture(buf):
     "Send what this context prints to `buf`; when the last of the concurrent calls ends, `sys.stdout` is put back"
     with _cap_lock:
+        if not _cap['router']: _inherit()
         if not _cap['bufs']: _cap['router'] = _Router(o.orig if isinstance(o := sys.stdout, _Router) else o) # a router left behind by a redirect that began while calls ran is idle: skip it
         _cap['bufs'] += (buf,)
         sys.stdout = _cap['router']
@@ -60,6 +61,16 @@ def _capture(buf):
         with _cap_lock:
             _cap['bufs'] = tuple(o for o in _cap['bufs'] if o is not buf)
             if not _cap['bufs']: sys.stdout = _cap['router'].orig
+
+def _inherit():
+    "Make each thread note, when made, the call whose code made it (or made the thread making it): a `threading.Thread` inherits no context"
+    init = threading.Thread.__init__
+    @functools.wraps(init)
+    def __init__(self, *args, **kw):
+        init(self, *args, **kw)
+        if (o := _out.get()) is None: o = getattr(threading.current_thread(), '_fncall_out', None)
+        if o is not None: self._fncall_out = o
+    threading.Thread.__init__ = __init__
 
 # %% ../nbs/02_python.ipynb #96253681
 def _run(code, glb, loc, timeout, outer, out=None, call=None):
