@@ -158,12 +158,12 @@ class RunResult:
 _CHECK = 0.1 # seconds between checks of the memory a run's processes hold
 
 def _held(pids):
-    "MB of anonymous and shared memory `pids` hold (shared pages counted once per process that maps them)"
+    "MB of anonymous and shared memory `pids` hold: their proportional share (a page `n` of them share counts 1/n in each, so forked children are not counted twice)"
     kb = 0
     for p in pids:
-        with contextlib.suppress(OSError, IndexError, ValueError), open(f'/proc/{p}/status', 'rb') as f:
-            for l in f:
-                if l.startswith((b'RssAnon:', b'RssShmem:')): kb += int(l.split()[1])
+        with contextlib.suppress(OSError, IndexError, ValueError), open(f'/proc/{p}/smaps_rollup', 'rb') as f:
+            d = {l.split(b':')[0]: int(l.split()[1]) for l in f if l.startswith(b'Pss')}
+            kb += d[b'Pss_Anon'] + d.get(b'Pss_Shmem', 0) if b'Pss_Anon' in d else d.get(b'Pss', 0) # before Linux 5.10: all of it, files too; a zombie: none
     return kb/1024
 
 @functools.cache

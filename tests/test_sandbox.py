@@ -1,7 +1,7 @@
 "Attacks on the host from inside a `Sandbox`, in both modes where they apply (tests/test_python.py attacks its limits). Each ends within timeout + 2 s"
 import ast, json, os, secrets, shutil, signal, socket, subprocess, sys, tempfile, threading, time, pytest
 from pathlib import Path
-from fncall.python import Sandbox, _alive, _bwrap_ok, _cgroup, _cgroup_base, _tree
+from fncall.python import Sandbox, _alive, _bwrap_ok, _cgroup, _cgroup_base, _held, _tree
 
 T = 2 # sandbox timeout in seconds
 ROOT = os.geteuid() == 0
@@ -234,6 +234,13 @@ def test_memory_across_processes(mode):
         assert (r.status, r.reset) == ('memory', True) and 'over memory_mb=256' in r.error, str(r)
         if s.uid is not None: assert not _alive(s.uid) - s._members() # nothing of the old worker left
         works(s)
+
+def test_held():
+    "What a process holds, from its smaps_rollup: this one's heap, some MB; a zombie or a pid that is gone, nothing"
+    assert 1 < _held({os.getpid()}) < 10_000
+    p = subprocess.Popen(['true']); time.sleep(0.2)
+    assert _held({p.pid}) == 0; p.wait()
+    assert _held({p.pid}) == 0
 
 def test_cgroup(tmp_path):
     "A delegated cgroup v2 memory controller is found (none here: detection only), and a worker's cgroup is written as the kernel expects"
