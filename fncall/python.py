@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fastcore.basics import patch
 from .call import _caller, _outwards
 from .runner import (_BOOT, _Call, _STATUSES, _Taken, _Timeout, _alive, _attempt, _check_timeout, _children, _compile, _fmt_exc,
-                           _guard, _is_lib, _kill_tree, _procs, _release, _status, _tls, _tree, _watchdog)
+                           _guard, _is_lib, _janitor, _kill_tree, _kill_uid, _procs, _rm_owned, _release, _status, _tls, _tree, _watchdog)
 
 # %% ../nbs/02_python.ipynb #b6833612
 def _first_user(frames):
@@ -34,11 +34,11 @@ def _user_ns(f):
 _out = contextvars.ContextVar('fncall_python_stdout', default=None)
 
 class _Router:
-    "Stands in for `sys.stdout` while `python` calls run: text goes to the buffer of the call running in this context, else to the one call running, else where it went before"
+    "Stands in for `sys.stdout` while `python` calls run: text goes to the buffer of the call running in this context, else of the running call whose code made this thread, else where it went before"
     def __init__(self, orig): self.orig = orig
     def _to(self):
-        if (to := _out.get()) is None and len(bufs := _cap['bufs'])==1: to = bufs[0]
-        return self.orig if to is None else to
+        if (to := _out.get()) is None: to = getattr(threading.current_thread(), '_fncall_out', None)
+        return to if to is not None and any(to is o for o in _cap['bufs']) else self.orig
     def write(self, s):
         to = self._to()
         return len(s) if to is None else to.write(s)
@@ -50,6 +50,7 @@ _cap_lock, _cap = threading.Lock(), dict(bufs=(), router=None)
 def _capture(buf):
     "Send what this context prints to `buf`; when the last of the concurrent calls ends, `sys.stdout` is put back"
     with _cap_lock:
+        if not _cap['router']: _inherit()
         if not _cap['bufs']: _cap['router'] = _Router(o.orig if isinstance(o := sys.stdout, _Router) else o) # a router left behind by a redirect that began while calls ran is idle: skip it
         _cap['bufs'] += (buf,)
         sys.stdout = _cap['router']
@@ -60,6 +61,16 @@ def _capture(buf):
         with _cap_lock:
             _cap['bufs'] = tuple(o for o in _cap['bufs'] if o is not buf)
             if not _cap['bufs']: sys.stdout = _cap['router'].orig
+
+def _inherit():
+    "Make each thread note, when made, the call whose code made it (or made the thread making it): a `threading.Thread` inherits no context"
+    init = threading.Thread.__init__
+    @functools.wraps(init)
+    def __init__(self, *args, **kw):
+        init(self, *args, **kw)
+        if (o := _out.get()) is None: o = getattr(threading.current_thread(), '_fncall_out', None)
+        if o is not None: self._fncall_out = o
+    threading.Thread.__init__ = __init__
 
 # %% ../nbs/02_python.ipynb #96253681
 def _run(code, glb, loc, timeout, outer, out=None, call=None):
@@ -143,43 +154,56 @@ class RunResult:
     note:str='' # What the sandbox did before running the code (a restart after the worker died while idle)
     def __str__(self): return '\n'.join(o for o in (self.note, self.stdout.rstrip('\n'), self.stderr.rstrip('\n'), self.result, self.error.rstrip('\n')) if o)
 
-# %% ../nbs/02_python.ipynb #a1e0c007
-def _pidfd(pid, uid):
-    "A pidfd of `pid` if, once opened, it is a process of `uid`, else None (a pid reused by another user's process is never signalled)"
-    try: fd = os.pidfd_open(pid)
-    except OSError: return None
-    if (s := _status(pid)) and uid in s[2]: return fd
-    os.close(fd)
+# %% ../nbs/02_python.ipynb #a1e0c018
+_CHECK = 0.1 # seconds between checks of the memory a run's processes hold
 
-def _kill_uid(uid, wait=5):
-    "Kill every process of `uid`, scanning /proc from here: stop each one found until no new one appears, kill them all; again until none is alive (or `wait` s pass)"
-    end = time.monotonic()+wait
-    while (pids := _alive(uid)) and time.monotonic() < end:
-        fds = {}
-        for _ in range(100):
-            for p in pids:
-                if (fd := _pidfd(p, uid)) is not None:
-                    fds[p] = fd
-                    with contextlib.suppress(OSError): signal.pidfd_send_signal(fd, signal.SIGSTOP)
-            if not (pids := _alive(uid)-fds.keys()): break
-        for fd in fds.values():
-            with contextlib.suppress(OSError): signal.pidfd_send_signal(fd, signal.SIGKILL)
-            os.close(fd)
-        for _ in range(20):
-            if not _alive(uid): return
-            time.sleep(0.005)
+def _held(pids):
+    "MB of anonymous and shared memory `pids` hold: their proportional share (a page `n` of them share counts 1/n in each, so forked children are not counted twice)"
+    kb = 0
+    for p in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError), open(f'/proc/{p}/smaps_rollup', 'rb') as f:
+            d = {l.split(b':')[0]: int(l.split()[1]) for l in f if l.startswith(b'Pss')}
+            kb += d[b'Pss_Anon'] + d.get(b'Pss_Shmem', 0) if b'Pss_Anon' in d else d.get(b'Pss', 0) # before Linux 5.10: all of it, files too; a zombie: none
+    return kb/1024
 
-_SHARED = ('/tmp', '/var/tmp', '/dev/shm') # where any uid may leave files
+@functools.cache
+def _cgroup_base():
+    "Our cgroup v2 directory if the memory controller is delegated to its children and we may make them, else None"
+    with contextlib.suppress(OSError, StopIteration):
+        path = next(l[3:].strip() for l in open('/proc/self/cgroup') if l.startswith('0::'))
+        mnt = next(l.split()[4] for l in open('/proc/self/mountinfo') if ' - cgroup2 ' in l)
+        base = os.path.join(mnt, path.lstrip('/'))
+        if 'memory' in open(os.path.join(base, 'cgroup.subtree_control')).read().split() and os.access(base, os.W_OK): return base
 
-def _rm_owned(uid):
-    "Delete what processes of `uid` left in the shared temporary directories (outside namespaces, as root)"
-    for d in _SHARED:
-        with contextlib.suppress(OSError), os.scandir(d) as es:
-            for e in es:
-                with contextlib.suppress(OSError):
-                    if e.stat(follow_symlinks=False).st_uid != uid: continue
-                    if e.is_dir(follow_symlinks=False): shutil.rmtree(e.path, ignore_errors=True)
-                    else: os.unlink(e.path)
+def _cgroup(base, mb, pid):
+    "A child cgroup of `base` bounding the memory (without swap) of `pid` and its descendants to `mb`; None without `base` or if the kernel refuses"
+    if base is None: return None
+    cg = os.path.join(base, 'fncall-' + secrets.token_hex(6))
+    try:
+        os.mkdir(cg)
+        with open(os.path.join(cg, 'memory.max'), 'w') as f: f.write(str(mb*2**20))
+        with contextlib.suppress(OSError), open(os.path.join(cg, 'memory.swap.max'), 'w') as f: f.write('0')
+        for _ in range(2): # again: one forked meanwhile
+            for p in _tree({pid}):
+                with open(os.path.join(cg, 'cgroup.procs'), 'w') as f: f.write(str(p))
+        return cg
+    except OSError:
+        _rm_cgroup(cg)
+        return None
+
+def _oom(cg):
+    "Has the kernel killed a process of cgroup `cg` for memory?"
+    with contextlib.suppress(OSError, ValueError), open(os.path.join(cg, 'memory.events')) as f:
+        return any(l.split()[0]=='oom_kill' and int(l.split()[1]) > 0 for l in f)
+    return False
+
+def _rm_cgroup(cg):
+    "Remove cgroup `cg` once its processes are gone"
+    for _ in range(50):
+        try: return os.rmdir(cg)
+        except FileNotFoundError: return
+        except OSError: time.sleep(0.01)
+
 
 # %% ../nbs/02_python.ipynb #cce51aaf
 _UIDS = (2_000_000_000, 2_100_000_000) # the range a worker's own uid is drawn from
@@ -274,7 +298,7 @@ def _python_dirs(exe):
 def _bwrap(exe, d, mb, ro, rw, network):
     "bubblewrap's arguments: new namespaces; the system and Python read-only; `d` read-write as the working directory; private /tmp and /dev/shm of `mb`/2 MB each; the rest read-only and empty"
     a = [shutil.which('bwrap'), '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
-         *([] if network else ['--unshare-net']), '--die-with-parent', '--as-pid-1', '--new-session']
+         *([] if network else ['--unshare-net']), *_bwrap_opts('--disable-userns'), '--die-with-parent', '--as-pid-1', '--new-session']
     for p in _SYS:
         if os.path.islink(p): a += ['--symlink', os.readlink(p), p]
         elif os.path.isdir(p): a += ['--ro-bind', p, p]
@@ -285,6 +309,14 @@ def _bwrap(exe, d, mb, ro, rw, network):
     for p in ro: a += ['--ro-bind', p, p]
     for p in rw: a += ['--bind', p, p]
     return a + ['--bind', d, d, '--chdir', d, '--remount-ro', '/dev', '--remount-ro', '/']
+
+@functools.cache
+def _bwrap_opts(*opts):
+    "Those of `opts` this bubblewrap knows (`--disable-userns` came in 0.8.0; the seccomp filter refuses new user namespaces anyway)"
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        h = subprocess.run([shutil.which('bwrap'), '--help'], capture_output=True, text=True, timeout=10).stdout
+        return [o for o in opts if o in h.split()]
+    return []
 
 @functools.cache
 def _bwrap_ok(own):
@@ -307,7 +339,7 @@ def _isolation(want, own):
 _GRACE = 1.0 # seconds the parent waits past `timeout` for the worker's own timeout before killing it
 _CANCEL_GRACE = 0.3 # seconds a cancelled run has to stop before the worker is killed
 
-def _stop_worker(proc, fds, d, uid, ns):
+def _stop_worker(proc, fds, d, uid, ns, cg=None):
     "Kill worker `proc` and everything it started (its process tree: in namespaces, all of it; as root, every process of its own `uid` too), close our ends `fds` of its pipes, delete its directory `d` (and, as root outside namespaces, its files in /tmp and /dev/shm)"
     _kill_tree(proc.pid)
     if uid is not None: _kill_uid(uid)
@@ -315,9 +347,11 @@ def _stop_worker(proc, fds, d, uid, ns):
     proc.wait()
     for f in (proc.stdout, proc.stderr): f.close()
     for fd in fds: os.close(fd)
+    if cg: _rm_cgroup(cg)
     shutil.rmtree(d, ignore_errors=True)
     if uid is not None and not ns: _rm_owned(uid)
     _taken.discard(uid)
+    _tell(gone=d)
 
 def _why(rc, ns):
     "What ended the worker, from its exit status `rc` (None: it is alive but sent an invalid answer; bubblewrap reports death by signal N as 128+N)"
@@ -386,7 +420,10 @@ class Sandbox:
             raise
         finally: os.close(req_r); os.close(resp_w)
         self._req, self._resp = req_w, resp_r
-        self._finalizer = weakref.finalize(self, _stop_worker, self._proc, (req_w, resp_r), self.dir, self.uid, ns) # also when the sandbox is collected, or at exit
+        self._cg = None
+        self._cg = _cgroup(_cgroup_base(), self.cfg['memory_mb'], self._proc.pid) # before the worker has its source: no code of the run is outside it
+        _tell(dir=self.dir, pid=self._proc.pid, uid=self.uid, ns=ns, cg=self._cg)
+        self._finalizer = weakref.finalize(self, _stop_worker, self._proc, (req_w, resp_r), self.dir, self.uid, ns, self._cg) # also when the sandbox is collected, or at exit
         _live.add(self._finalizer)
         for fd in (self._proc.stdout.fileno(), self._proc.stderr.fileno(), self._resp, self._req): os.set_blocking(fd, False)
         with contextlib.suppress(OSError): _write_all(self._req, json.dumps(_source()).encode()+b'\n', time.monotonic()+10) # if it fails, the first run says the worker died
@@ -396,6 +433,11 @@ class Sandbox:
         self._finalizer()
         _live.discard(self._finalizer)
         self._proc = None
+
+    def _members(self):
+        "Pids of the sandbox's processes: every one of its own uid (as root), else bubblewrap's or the worker's tree"
+        if self._proc is None: return set()
+        return _alive(self.uid) if self.uid is not None else _tree({self._proc.pid})
 
     def _worker_pid(self):
         "The worker's pid (in namespaces, bubblewrap's one child), or None"
@@ -409,6 +451,7 @@ def _exchange(self:Sandbox, code, out, err):
     "Send `code`; read output and answers until the answer to this request arrives, the worker dies, the deadline passes or the run is cancelled"
     self._id += 1
     deadline, buf, cancelled, self._busy = time.monotonic()+self.timeout+_GRACE, bytearray(), False, self._id
+    check = time.monotonic()+_CHECK/2 # a quick run is never checked
     try:
         if not _write_all(self._req, json.dumps(dict(id=self._id, code=code, timeout=self.timeout)).encode()+b'\n', deadline): return 'timeout', None
     except OSError: return 'died', None
@@ -423,7 +466,10 @@ def _exchange(self:Sandbox, code, out, err):
                 cancelled, deadline = True, min(deadline, time.monotonic()+_CANCEL_GRACE)
                 with contextlib.suppress(OSError, TypeError): os.kill(self._worker_pid(), signal.SIGUSR1)
             if (left := deadline-time.monotonic()) <= 0: return ('cancelled' if cancelled else 'timeout'), None
-            if self._proc.poll() is not None: return 'died', None
+            if self._proc.poll() is not None: return ('memory' if self._cg and _oom(self._cg) else 'died'), None
+            if time.monotonic() >= check:
+                check = time.monotonic()+_CHECK
+                if (mb := _held(self._members())) > self.cfg['memory_mb']: return 'memory', dict(held=mb)
             _pump(sel, bufs, min(left, 0.02))
         sel.unregister(self._resp)
         end = time.monotonic()+0.05 # drain what the worker wrote before answering; never wait for EOF
@@ -452,8 +498,9 @@ def _run(self:Sandbox, code):
     r = RunResult(stdout=out.text(), stderr=err.text(), truncated=bool(out.cut or err.cut), note=note, reset=bool(note))
     if how=='ok': r.status, r.result, r.error, r.truncated = a['status'], a['result'], a['error'], r.truncated or a['cut']
     else:
-        r.status, r.reset = how if how in ('timeout', 'cancelled') else 'killed', True
-        why = {'timeout': f'TimeoutError: no answer within {self.timeout} s', 'cancelled': 'CancelledError: the run did not stop when cancelled'}.get(how) or _why(self._proc.poll(), ns)
+        r.status, r.reset = how if how in ('timeout', 'cancelled', 'memory') else 'killed', True
+        why = {'timeout': f'TimeoutError: no answer within {self.timeout} s', 'cancelled': 'CancelledError: the run did not stop when cancelled',
+               'memory': f"MemoryError: the sandbox's processes held {round(a['held']) if a else 'more than'} MB together, over memory_mb={self.cfg['memory_mb']}"}.get(how) or _why(self._proc.poll(), ns)
         r.error = f'{why}; it was killed and restarted: state was reset (variables, imports, functions and files are gone)'
         self._stop(); self._start()
     r.duration = time.monotonic()-t0
@@ -516,15 +563,36 @@ def _spawner(q):
 
 _live, _ending = set(), threading.Event() # finalizers of the running workers; set once the process is being stopped
 
+_prev = {} # the SIGTERM and SIGHUP handlers ours chain to
+
 def _on_term(signum, frame):
-    "SIGTERM or SIGHUP: stop every sandbox, then die of the signal as if it had not been caught"
-    _ending.set()
+    "SIGTERM or SIGHUP: stop every sandbox, then do what the handler before ours did (by default: die of the signal as if it had not been caught)"
+    prev = _prev.get(signum, signal.SIG_DFL)
+    if not callable(prev): _ending.set() # the process dies now: no worker may start again
     for f in list(_live): f()
+    if callable(prev): return prev(signum, frame)
     signal.signal(signum, signal.SIG_DFL)
     os.kill(os.getpid(), signum)
 
 def _catch_term():
-    "Stop the sandboxes on SIGTERM and SIGHUP too (at exit `weakref.finalize` does): only where nothing else handles them, and only from the main thread, which alone may"
+    "Stop the sandboxes on SIGTERM and SIGHUP too (at exit `weakref.finalize` does), chaining to the handler found; only the main thread may install one, and one that ignores the signal is left alone. The janitor cleans up where no handler runs"
     if threading.current_thread() is not threading.main_thread(): return
     for s in (signal.SIGTERM, signal.SIGHUP):
-        if signal.getsignal(s) is signal.SIG_DFL: signal.signal(s, _on_term)
+        if (h := signal.getsignal(s)) is not _on_term and h is not signal.SIG_IGN and h is not None: _prev[s] = h; signal.signal(s, _on_term)
+
+_jan, _jan_lock = {}, threading.RLock() # the janitor: its process and our end of its pipe (re-entrant: a SIGTERM handler may tell it too)
+
+def _tell(**msg):
+    "Tell the janitor (started on first use) of a worker started or stopped; it acts only once this process is gone"
+    with _jan_lock, contextlib.suppress(OSError, subprocess.SubprocessError):
+        if 'fd' not in _jan:
+            if 'gone' in msg: return
+            r, w = os.pipe()
+            try: _jan['proc'] = subprocess.Popen([sys.executable, '-I', '-c', _BOOT, json.dumps(dict(rfd=r, main='_janitor'))], pass_fds=(r,), cwd='/',
+                                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            except BaseException: os.close(w); raise
+            finally: os.close(r)
+            _jan['fd'] = w
+            os.write(w, json.dumps(_source()).encode()+b'\n')
+        os.write(_jan['fd'], json.dumps(msg).encode()+b'\n')
+

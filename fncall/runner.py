@@ -8,7 +8,7 @@ Docs: https://fncall.github.io/fncall/runner.html.md"""
 __all__ = []
 
 # %% ../nbs/01a_runner.ipynb #b2c0d004
-import ast, asyncio, builtins, contextlib, ctypes, json, math, os, platform, re, signal, struct, sys, sysconfig, threading, time, traceback
+import ast, asyncio, builtins, contextlib, ctypes, json, math, os, platform, re, shutil, signal, struct, sys, sysconfig, threading, time, traceback
 from inspect import CO_COROUTINE
 
 # %% ../nbs/02_python.ipynb #f918ac4d
@@ -237,15 +237,21 @@ def _serve(code, ns, timeout, cap):
     return dict(status=status, result=None if res is None else _clip(res, cap), error=err[-cap:], cut=cut)
 
 # %% ../nbs/02_python.ipynb #a1e0c006
-_SECCOMP = {'x86_64': (0xc000003e, (319, 447, 29)), 'aarch64': (0xc00000b7, (279, 447, 194))} # audit arch; memfd_create, memfd_secret, shmget
+# audit arch; EPERM: memfd_create, memfd_secret, shmget, unshare, mount, open_tree..fsmount (the new mount API); clone3 (ENOSYS: libc falls back to clone); clone
+_SECCOMP = {'x86_64': (0xc000003e, (319, 447, 29, 272, 165, 428, 429, 430, 431, 432), 435, 56),
+            'aarch64': (0xc00000b7, (279, 447, 194, 97, 40, 428, 429, 430, 431, 432), 435, 220)}
+_CLONE_NEWUSER = 0x10000000
 
 def _seccomp(prctl):
-    "Make memfd_create, memfd_secret, shmget and every system call of another ABI fail with EPERM (a seccomp filter). False where the architecture is unknown"
-    arch, nrs = _SECCOMP.get(platform.machine(), (None, ()))
+    "Install a seccomp filter: EPERM for memory the address-space limit misses (memfd, SysV shm), for new user namespaces and mounts (a tmpfs mounted in one is memory no limit counts) and every system call of another ABI; ENOSYS for clone3, whose flags it cannot read. False where the architecture is unknown"
+    arch, nrs, clone3, clone = _SECCOMP.get(platform.machine(), (None, (), 0, 0))
     if arch is None: return False
-    deny = len(nrs)+5 # index of the last instruction; jumps count from the next one
-    ins = [(0x20,0,0,4), (0x15,0,deny-2,arch), (0x20,0,0,0), (0x35,deny-4,0,0x40000000)] # load arch; other: deny; load nr; x32: deny
-    ins += [(0x15,deny-5-i,0,nr) for i,nr in enumerate(nrs)] + [(0x06,0,0,0x7fff0000), (0x06,0,0,0x00050001)] # listed: deny; allow; EPERM
+    n = len(nrs)
+    ld, jeq, jset, jge, ret = (lambda k: (0x20,0,0,k)), (lambda k,t,f=0: (0x15,t,f,k)), (lambda k,t,f=0: (0x45,t,f,k)), (lambda k,t,f=0: (0x35,t,f,k)), (lambda k: (0x06,0,0,k))
+    # at n+6: ALLOW, EPERM, ENOSYS, then the clone check; a jump counts from the next instruction
+    ins = [ld(4), jeq(arch, 0, n+5), ld(0), jge(0x40000000, n+3)] # another arch or x32: EPERM
+    ins += [jeq(nr, n+2-i) for i,nr in enumerate(nrs)] + [jeq(clone3, 3), jeq(clone, 3)] # listed: EPERM
+    ins += [ret(0x7fff0000), ret(0x00050001), ret(0x00050026), ld(16), jset(_CLONE_NEWUSER, 1), ret(0x7fff0000), ret(0x00050001)] # ALLOW, EPERM, ENOSYS; clone's flags (low half): NEWUSER: EPERM
     buf = ctypes.create_string_buffer(b''.join(struct.pack('HBBI', *o) for o in ins))
     class Prog(ctypes.Structure): _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]
     prog = Prog(len(ins), ctypes.addressof(buf))
@@ -300,7 +306,7 @@ def _worker(cfg, rf):
 
 _BOOT = ("import sys, os, json, types; cfg = json.loads(sys.argv[1]); rf = os.fdopen(cfg['rfd'], 'rb'); "
          "m = sys.modules['fncall.runner'] = types.ModuleType('fncall.runner'); "
-         "exec(compile(json.loads(rf.readline()), '<fncall sandbox>', 'exec'), vars(m)); m._worker(cfg, rf)")
+         "exec(compile(json.loads(rf.readline()), '<fncall sandbox>', 'exec'), vars(m)); getattr(m, cfg.get('main', '_worker'))(cfg, rf)")
 
 # %% ../nbs/02_python.ipynb #ff3279c9
 def _status(pid):
@@ -350,3 +356,57 @@ def _kill_tree(pid, root=True):
 def _alive(uid):
     "Pids of the live processes (not zombies) with `uid` as real, effective or saved uid"
     return {p for p,_,st,us in _procs() if uid in us and st not in (b'Z', b'X')}
+
+# %% ../nbs/02_python.ipynb #a1e0c007
+def _pidfd(pid, uid):
+    "A pidfd of `pid` if, once opened, it is a process of `uid`, else None (a pid reused by another user's process is never signalled)"
+    try: fd = os.pidfd_open(pid)
+    except OSError: return None
+    if (s := _status(pid)) and uid in s[2]: return fd
+    os.close(fd)
+
+def _kill_uid(uid, wait=5):
+    "Kill every process of `uid`, scanning /proc from here: stop each one found until no new one appears, kill them all; again until none is alive (or `wait` s pass)"
+    end = time.monotonic()+wait
+    while (pids := _alive(uid)) and time.monotonic() < end:
+        fds = {}
+        for _ in range(100):
+            for p in pids:
+                if (fd := _pidfd(p, uid)) is not None:
+                    fds[p] = fd
+                    with contextlib.suppress(OSError): signal.pidfd_send_signal(fd, signal.SIGSTOP)
+            if not (pids := _alive(uid)-fds.keys()): break
+        for fd in fds.values():
+            with contextlib.suppress(OSError): signal.pidfd_send_signal(fd, signal.SIGKILL)
+            os.close(fd)
+        for _ in range(20):
+            if not _alive(uid): return
+            time.sleep(0.005)
+
+_SHARED = ('/tmp', '/var/tmp', '/dev/shm', '/run/lock', '/var/lock', '/dev/mqueue') # where any uid may leave files (the world-writable directories of Debian and Fedora)
+
+def _rm_owned(uid):
+    "Delete what processes of `uid` left in the shared temporary directories (outside namespaces, as root)"
+    for d in _SHARED:
+        with contextlib.suppress(OSError), os.scandir(d) as es:
+            for e in es:
+                with contextlib.suppress(OSError):
+                    if e.stat(follow_symlinks=False).st_uid != uid: continue
+                    if e.is_dir(follow_symlinks=False): shutil.rmtree(e.path, ignore_errors=True)
+                    else: os.unlink(e.path)
+
+def _janitor(cfg, rf):
+    "The host's janitor, a process of its own: told of each worker as it starts and stops (JSON lines), and, once the host is gone however it died (end of file), kills what is left of them and deletes their directories"
+    for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM): signal.signal(s, signal.SIG_IGN) # it ends when the host does
+    live = {}
+    for line in rf:
+        m = json.loads(line)
+        if 'gone' in m: live.pop(m['gone'], None)
+        else: live[m['dir']] = m
+    for m in live.values():
+        if m['uid'] is not None: _kill_uid(m['uid'])
+        else: _kill_tree(m['pid'])
+        shutil.rmtree(m['dir'], ignore_errors=True)
+        if m['uid'] is not None and not m['ns']: _rm_owned(m['uid'])
+        if m['cg']:
+            with contextlib.suppress(OSError): os.rmdir(m['cg'])

@@ -387,6 +387,31 @@ def test_threads_started_by_the_code_print_into_the_call():
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(1) as ex: assert ex.submit(python, code, {}).result() == 'from a thread'
 
+HOST_PRINTS = """import json, os, sys, threading, time
+from concurrent.futures import ThreadPoolExecutor
+from fncall.python import python
+out = {}
+code = "import threading, time\\ntime.sleep(0.6)\\nt = threading.Thread(target=print, args=('from its thread',)); t.start(); t.join()"
+with ThreadPoolExecutor(1) as ex:
+    f = ex.submit(python, code, {}, None, 5)
+    time.sleep(0.2); print('host during the call', flush=True)
+    out['call'] = f.result()
+    # a call left behind after its timeout (in a blocking C call): the host's output is its own
+    f = ex.submit(python, 'import os\\nr, w = os.pipe()\\nos.read(r, 1)', {}, None, 0.3)
+    out['late'] = f.result()
+    print('host after the timeout', flush=True)
+sys.stderr.write(json.dumps(out) + '\\n')
+os._exit(0)"""
+
+def test_host_prints_stay_the_hosts():
+    "Only the call's thread and the threads its code makes print into the call: the host's main thread does not, while a call runs off the main thread or after one is left behind by its timeout"
+    import subprocess
+    p = subprocess.run([sys.executable, '-c', HOST_PRINTS], capture_output=True, text=True, timeout=30, cwd=os.path.dirname(os.path.dirname(__file__)))
+    out = json.loads(p.stderr.strip().splitlines()[-1])
+    assert out['call'] == 'from its thread', out
+    assert 'TimeoutError' in out['late'] and 'host' not in out['late'], out
+    assert p.stdout.splitlines() == ['host during the call', 'host after the timeout'], p.stdout
+
 def _stray_check(code, timeout, secs=3, n=3):
     "Run `code` in `n` threads again and again for `secs` s; return results other than a timeout and exceptions raised outside `python`"
     bad, stray = [], []

@@ -1,7 +1,7 @@
 "Attacks on the host from inside a `Sandbox`, in both modes where they apply (tests/test_python.py attacks its limits). Each ends within timeout + 2 s"
 import ast, json, os, secrets, shutil, signal, socket, subprocess, sys, tempfile, threading, time, pytest
 from pathlib import Path
-from fncall.python import Sandbox, _alive, _bwrap_ok, _tree
+from fncall.python import Sandbox, _alive, _bwrap_ok, _cgroup, _cgroup_base, _held, _tree
 
 T = 2 # sandbox timeout in seconds
 ROOT = os.geteuid() == 0
@@ -169,6 +169,41 @@ def test_memfd_and_sysv(sb):
     assert r.result == '(-1, 1)', str(r) # EPERM
     works(sb)
 
+@root
+def test_world_writable_dirs():
+    "Files the process mode's uid leaves in the world-writable directories (/run/lock, not only /tmp and /dev/shm) are deleted at close"
+    with mk('process') as s:
+        uid, tag, dirs = s.uid, secrets.token_hex(4), [d for d in ('/tmp', '/var/tmp', '/dev/shm', '/run/lock') if os.path.isdir(d)]
+        r = s.run(f'for d in {dirs!r}: open(d + "/fncall-{tag}", "w").write("x")')
+        assert r.status == 'ok', str(r)
+        assert all(os.path.exists(f'{d}/fncall-{tag}') for d in dirs)
+    assert not [d for d in dirs if os.path.exists(f'{d}/fncall-{tag}')]
+
+USERNS = """import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+got = dict(unshare=libc.unshare(0x10000000|0x20000)) # CLONE_NEWUSER|CLONE_NEWNS
+if got['unshare'] == 0:
+    for f, t in (('uid_map', '0 %d 1' % os.getuid()), ('setgroups', 'deny'), ('gid_map', '0 %d 1' % os.getgid())): open('/proc/self/' + f, 'w').write(t)
+os.makedirs('m', exist_ok=True) # in its own directory
+got['mount'] = libc.mount(b'none', b'm', b'tmpfs', 0, b'size=1g')
+got['clone'] = libc.syscall(56 if os.uname().machine == 'x86_64' else 220, 0x10000000|17, 0, 0, 0, 0) # clone(CLONE_NEWUSER|SIGCHLD)
+if got['clone'] == 0: os._exit(0)
+n = 0
+try: # only where the mount worked (before the fix: host memory grew by 360 MB)
+    for i in range(6 if got['mount'] == 0 else 0): open('m/f%d' % i, 'wb').write(b'x' * 60 * 2**20); n += 60
+except OSError: pass
+got['mb'] = n
+got"""
+
+def test_nested_userns(mode):
+    "A user namespace of its own would let the code mount a tmpfs whose memory no limit counts: refused (seccomp; bubblewrap's --disable-userns)"
+    with mk(mode, memory_mb=256) as s:
+        r = timed(lambda: s.run(USERNS))
+        assert r.status == 'ok', str(r)
+        got = eval(r.result)
+        assert (got['unshare'], got['mount'], got['clone']) == (-1, -1, -1), str(r)
+        works(s)
+
 def test_dev_shm(mode):
     with mk(mode, memory_mb=256) as s:
         if s.isolation == 'namespace':
@@ -184,6 +219,39 @@ def test_dev_shm(mode):
         assert [e for e in os.scandir('/dev/shm') if e.stat().st_uid == uid]
     assert not [e for e in os.scandir('/dev/shm') if e.stat().st_uid == uid] # deleted at close
 
+FORKS = """import os, time
+for i in range(4):
+    if os.fork() == 0:
+        b = bytearray(200 * 2**20) # touched: 200 MB each, under the per-process limit
+        time.sleep(60)
+        os._exit(0)
+time.sleep(60)"""
+
+def test_memory_across_processes(mode):
+    "Forked children each under the address-space limit, over `memory_mb` together: the run ends with status memory, and the next call works"
+    with mk(mode, memory_mb=256) as s:
+        r = timed(lambda: s.run(FORKS))
+        assert (r.status, r.reset) == ('memory', True) and 'over memory_mb=256' in r.error, str(r)
+        if s.uid is not None: assert not _alive(s.uid) - s._members() # nothing of the old worker left
+        works(s)
+
+def test_held():
+    "What a process holds, from its smaps_rollup: this one's heap, some MB; a zombie or a pid that is gone, nothing"
+    assert 1 < _held({os.getpid()}) < 10_000
+    p = subprocess.Popen(['true']); time.sleep(0.2)
+    assert _held({p.pid}) == 0; p.wait()
+    assert _held({p.pid}) == 0
+
+def test_cgroup(tmp_path):
+    "A delegated cgroup v2 memory controller is found (none here: detection only), and a worker's cgroup is written as the kernel expects"
+    base = _cgroup_base()
+    if base is not None: assert 'memory' in open(os.path.join(base, 'cgroup.subtree_control')).read().split()
+    assert _cgroup(None, 256, os.getpid()) is None
+    p = subprocess.Popen(['sleep', '10'])
+    try: cg = _cgroup(str(tmp_path), 256, p.pid) # a plain directory stands in for the cgroup file system
+    finally: p.kill(); p.wait()
+    assert (Path(cg, 'memory.max').read_text(), Path(cg, 'memory.swap.max').read_text(), Path(cg, 'cgroup.procs').read_text()) == (str(256*2**20), '0', str(p.pid))
+
 # The host going away
 HOST = '''import json, sys, threading, time
 from fncall.python import Sandbox
@@ -193,16 +261,26 @@ threading.Thread(target=s.run, args=('import time; time.sleep(30)',), daemon=Tru
 print(json.dumps(dict(dir=s.dir)), flush=True)
 time.sleep(60)'''
 
-def test_host_sigterm(mode):
+HOSTS = {'main': HOST,
+         'thread': HOST.replace('s = Sandbox(timeout=30, isolation=sys.argv[1])', # made off the main thread: no handler can be installed
+                                'box = []\nt = threading.Thread(target=lambda: box.append(Sandbox(timeout=30, isolation=sys.argv[1]))); t.start(); t.join(); s = box[0]'),
+         'handler': HOST.replace('from fncall.python import Sandbox', # the host's own handler, which exits without running finalizers
+                                 'import os, signal\nsignal.signal(signal.SIGTERM, lambda *a: os._exit(3))\nfrom fncall.python import Sandbox')}
+
+@pytest.mark.parametrize('how', list(HOSTS))
+def test_host_sigterm(mode, how):
+    "SIGTERM of the host: what the sandbox started and its directory are gone (by our handler, or by the janitor where none runs)"
     if mode == 'namespace' and not _bwrap_ok(ROOT): pytest.skip('bubblewrap is not installed or cannot make namespaces here')
     marker = 'fncall-mark-' + secrets.token_hex(4)
-    p = subprocess.Popen([sys.executable, '-c', HOST.format(spawn=spawn(['sleep', 'double'], marker)), mode], stdout=subprocess.PIPE, text=True, cwd=HERE)
+    p = subprocess.Popen([sys.executable, '-c', HOSTS[how].format(spawn=spawn(['sleep', 'double'], marker)), mode], stdout=subprocess.PIPE, text=True, cwd=HERE)
     try:
         d = json.loads(p.stdout.readline())['dir']
         started(marker, 2); time.sleep(0.3)
         p.send_signal(signal.SIGTERM)
-        assert timed(lambda: p.wait(timeout=T+2)) == -signal.SIGTERM
+        assert timed(lambda: p.wait(timeout=T+2)) == (3 if how == 'handler' else -signal.SIGTERM)
         gone(marker)
+        end = time.monotonic()+2
+        while os.path.exists(d) and time.monotonic() < end: time.sleep(0.02)
         assert not os.path.exists(d)
     finally: p.kill(); p.wait()
 
