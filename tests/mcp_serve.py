@@ -14,7 +14,7 @@ class URL(str):
     def __new__(cls, url, pid): (o := super().__new__(cls, url)).pid = pid; return o
 
 def descendants(pid):
-    "Process ids of the live (not zombie) descendants of process `pid`"
+    "Process ids of the live (not zombie) descendants of process `pid`, but for the Sandbox janitor"
     kids = {}
     for d in os.listdir('/proc'):
         if not d.isdigit(): continue
@@ -23,7 +23,12 @@ def descendants(pid):
         if st[0] != 'Z': kids.setdefault(int(st[1]), []).append(int(d))
     res, todo = [], [pid]
     while todo: res += (ks := kids.get(todo.pop(), [])); todo += ks
-    return res
+    return [p for p in res if not _janitor(p)]
+
+def _janitor(pid):
+    "Is `pid` the Sandbox janitor, the one helper process a host keeps for as long as it lives (not a session's)?"
+    try: return b'_janitor' in open(f'/proc/{pid}/cmdline', 'rb').read()
+    except OSError: return False
 
 @contextlib.contextmanager
 def http_server(*args, env=None, timeout=30):
