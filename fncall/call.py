@@ -9,7 +9,7 @@ __all__ = ['mk_ns', 'resolve_nm', 'get_schema_nm', 'coerce_inputs', 'call_func',
            'call_funcs_async']
 
 # %% ../nbs/01_call.ipynb #46efb448
-import asyncio, concurrent.futures, contextlib, contextvars, copy, enum, inspect, json, keyword, os, queue, re, reprlib, sys, threading, traceback, types, typing, weakref
+import asyncio, concurrent.futures, contextlib, contextvars, copy, enum, inspect, json, keyword, operator, os, queue, re, reprlib, sys, threading, traceback, types, typing, weakref
 from collections import abc
 from functools import partial
 from decimal import Decimal
@@ -29,6 +29,7 @@ def mk_ns(
 )->dict: # Name -> function
     "Namespace of the tools in `fs`"
     if fs is None: return {}
+    if type(fs) is list and len(fs) == 1 and type(o := fs[0]) is types.FunctionType and o.__name__.isidentifier(): return {o.__name__: o}  # `ns=[f]`, at once
     if not isinstance(fs, (list, tuple)):
         if isinstance(fs, abc.Mapping): return fs
         fs = [fs]
@@ -216,6 +217,11 @@ class _Spec(typing.NamedTuple):
     varpos: str|None = None # the name of the `*args` parameter
     fills: dict = {} # name -> the `Field` a parameter has as its default, whose default is filled in when the model leaves it out
     classes: tuple = () # the classes whose `_Spec`s were made with this one: its cache entry checks them too
+    names: frozenset = frozenset() # the parameters' names: arguments under these names only, none null, are validated as they are
+    plain: bool = False # no positional-only parameter, `*args`, `**kwargs` or `Field` default: called as `f(**args)`
+    aio: bool = False # an async tool?
+
+def _is_async(f): return inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(getattr(f, '__call__', None))
 
 _config = ConfigDict(arbitrary_types_allowed=True, coerce_numbers_to_str=True, allow_inf_nan=False)
 
@@ -235,20 +241,27 @@ def _make_spec(func, nested=None):
     ps = cp.params
     td = TypedDict('Arguments', {n: NotRequired[_lax(a, nested)] if opt else _lax(a, nested) for n,(a,opt) in ps.items()})
     aliases = {k: n for n,(a,_) in ps.items() if (al := field_alias(a)) for k in (al, _py_nm(al))}  # also as Gemini renames it
-    return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, cp.varkw, cp.posonly, cp.pinned, _validator(td).validate_python, cp.varpos, cp.fills, tuple(nested) if top else ())
+    plain = not (cp.varkw or cp.posonly or cp.varpos or cp.fills)
+    return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, cp.varkw, cp.posonly, cp.pinned, _validator(td).validate_python, cp.varpos, cp.fills,
+                 tuple(nested) if top else (), frozenset(ps), plain, _is_async(func))
 
-_specs = weakref.WeakKeyDictionary()
+_specs = {}  # id of a function -> (a weak reference to it, {bound?: (fingerprint, custom types, `_Spec`)})
 
 def _spec(func):
     "The cached `_Spec` of `func`, remade when `get_schema` would remake its schema (the same fingerprint)"
     o = func.__func__ if type(func) is types.MethodType else func
-    key, t = func is not o, target(func)
-    try: hit = _specs.get(o)
-    except TypeError: return _make_spec(func)  # not weakly referenceable: no caching
-    if hit and (e := hit.get(key)) and e[1] == custom_types and unchanged(fingerprint(func, t, e[2].classes), e[0]): return e[2]
+    key, h = func is not o, _specs.get(id(o))
+    if h is not None and h[0]() is o and (e := h[1].get(key)) and e[1] == custom_types and unchanged(fingerprint(func, target(func), e[2].classes), e[0]): return e[2]
     res = _make_spec(func)
-    _specs.setdefault(o, {})[key] = fingerprint(func, t, res.classes), set(custom_types), res
+    if h is None or h[0]() is not o:
+        try: h = _specs[id(o)] = weakref.ref(o, partial(_forget, id(o))), {}
+        except TypeError: return res  # not weakly referenceable: no caching
+    h[1][key] = fingerprint(func, target(func), res.classes), set(custom_types), res
     return res
+
+def _forget(i, r):
+    "Drop the cache entry of the function with id `i`, gone (its weak reference `r` now dead), unless a newer one took its id"
+    if (h := _specs.get(i)) is not None and h[0] is r: del _specs[i]
 
 # %% ../nbs/01_call.ipynb #4cd1c5f6
 class _InputError(ValueError): "The arguments a model sent don't fit the tool"
@@ -307,6 +320,20 @@ def coerce_inputs(
 def _coerce(sp, inputs, nested=False):
     "`inputs` validated for the tool `sp` describes, or an `_InputError` of short lines saying what is wrong (`nested`: building a record's fields)"
     if type(inputs) is not dict: inputs = _args(inputs)
+    if inputs.keys() <= sp.names and not any(map(_is_none, inputs.values())): args, extra, errs = inputs, None, []  # nothing to rename, drop or refuse
+    else: args, extra, errs = _sort(sp, inputs)
+    try: args = sp.validate(args)
+    except ValidationError as e: errs += _err_lines(e)
+    except RecursionError:  # a record holding a record... deeper than Python goes: said once, at the top
+        if nested: raise
+        errs.append(f"{_clip(str(_deepest(args)))}: nested too deeply")
+    if errs: raise _InputError('\n'.join(_few(errs, 'problems', 10)) + f"\n(parameters: {', '.join(_few([_clip(p) for p in sp.params], 'parameters', 20)) or 'none'})")
+    return args | extra if extra else args
+
+_is_none = partial(operator.is_, None)
+
+def _sort(sp, inputs):
+    "(arguments under their parameter names, nulls for defaults left out; those `**kwargs` takes; error lines) of `inputs`"
     args, extra, errs, unknown, ps = {}, {}, [], 0, sp.params
     for k,v in inputs.items():
         n = k if k in ps else sp.aliases.get(k) or _py_nm(str(k))
@@ -317,13 +344,7 @@ def _coerce(sp, inputs, nested=False):
         elif n in args: errs.append(f"{_clip(str(k))}: given twice")
         elif not (v is None and ps[n]): args[n] = v  # null for a parameter with a default means "use the default"
     if unknown > 5: errs.append(f"(and {unknown-5} more unknown arguments)")
-    try: args = sp.validate(args)
-    except ValidationError as e: errs += _err_lines(e)
-    except RecursionError:  # a record holding a record... deeper than Python goes: said once, at the top
-        if nested: raise
-        errs.append(f"{_clip(str(_deepest(args)))}: nested too deeply")
-    if errs: raise _InputError('\n'.join(_few(errs, 'problems', 10)) + f"\n(parameters: {', '.join(_few([_clip(p) for p in sp.params], 'parameters', 20)) or 'none'})")
-    return args | extra
+    return args, extra, errs
 
 def _args(inputs):
     "The arguments a model sent as something other than a dict: none, or a JSON object string"
@@ -399,6 +420,7 @@ def _bound_call(f):
 
 def _call(f, args, sp):
     "Call `f` with validated `args` as `_Spec` `sp` says: positional parameters by position, up to the last one given (defaults of those left out before it filled in), then `*args` and `**kwargs` spread out"
+    if sp.plain: return f(**args)
     for n,fi in sp.fills.items():
         if n not in args: args[n] = _dflt(fi)  # else Python would pass the `Field` itself
     var = (args.pop(sp.varpos, None) or ()) if sp.varpos else ()
@@ -429,8 +451,6 @@ def call_func(
 _own(_call, call_func)
 
 # %% ../nbs/01_call.ipynb #e868f55a
-def _is_async(f): return inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(getattr(f, '__call__', None))
-
 _caller = contextvars.ContextVar('fncall_caller', default=())  # the stack of the code that handed out the tool calls now running: `python` finds its caller's namespace there
 
 def _outwards(f):
@@ -490,7 +510,7 @@ async def call_func_async(
     "Awaits the function `fc_name` with the given `fc_inputs` using namespace `ns`."
     try:
         f, args, sp = _prepare(fc_name, fc_inputs, ns)
-        res = _call(f, args, sp) if _is_async(f) else await _in_thread(_call, f, args, sp)
+        res = _call(f, args, sp) if sp.aio else await _in_thread(_call, f, args, sp)
         return await res if inspect.isawaitable(res) else res
     except (Exception, SystemExit) as e:
         if raise_on_err: raise
