@@ -1,11 +1,14 @@
 """fncall against the libraries people pick instead, timed in one process on the same three tools.
 Each peer goes through its own documented path: openai-agents (`function_schema`/`function_tool`), pydantic-ai
-(`Tool`), langchain-core (`convert_to_openai_tool`, `StructuredTool`), the MCP SDK (`MCPServer` tools) and
-fastcore.funccall. Cells are peer time / fncall time: above 1, fncall is faster.
+(`Tool`), langchain-core (`convert_to_openai_tool`, `StructuredTool`), the MCP SDK (`MCPServer` tools, `ToolManager`)
+and fastcore.funccall. Cells are peer time / fncall time: above 1, fncall is faster.
 Rows: schema `cold` (a new function object each time: nothing cached for it, its classes already seen), `warm`
 (the same function again: peers rebuild, fncall caches), `openai` (the tool in OpenAI's format, warm), `sync`
-and `async` (a validated call from a model's argument dict: fncall's by name through `call_func`, with its repairs of what models
-send; a peer's through its own validator, or its async invoke). Ends with `import fncall` time.
+and `async` (a validated call from a model's arguments: fncall's by name through `call_func`, with its repairs of what models
+send; a peer's through its own validator, or its async invoke, on a tool object built beforehand). Like with like: each gets
+the arguments as its API takes them (openai-agents only takes the JSON string, so its column is against fncall given
+that same string, made outside the timing), and no one's result is converted for sending (MCP's `ToolManager.call_tool`
+as `MCPServer.call_tool` runs it, less the `CallToolResult` conversion). Ends with `import fncall` time.
 This machine may be shared: rerun before reading much into one ratio below 2x either way.
 Install: pip install -e ".[bench]"; run: python bench/bench_peers.py [--quick]"""
 import asyncio, enum, json, os, re, statistics, subprocess, sys, time, types, warnings
@@ -97,14 +100,12 @@ def agents_lib():
     from agents.tool_context import ToolContext
     def mk(f):
         fs, t = function_schema(f), function_tool(f)
-        def sync(a):  # what `function_tool`'s invoke does before it hands the call to a thread
-            args, kw = fs.to_call_args(fs.params_pydantic_model(**a))
+        def sync(s):  # what `function_tool`'s invoke does before it hands the call to a thread
+            args, kw = fs.to_call_args(fs.params_pydantic_model(**json.loads(s)))
             return f(*args, **kw)
-        def run(a):
-            s = json.dumps(a)
-            return t.on_invoke_tool(ToolContext(None, tool_name=t.name, tool_call_id='1', tool_arguments=s), s)
+        def run(s): return t.on_invoke_tool(ToolContext(None, tool_name=t.name, tool_call_id='1', tool_arguments=s), s)
         return sync, run
-    return dict(schema=lambda f: function_schema(f).params_json_schema, openai=lambda f: function_tool(f).params_json_schema, call=mk)
+    return dict(schema=lambda f: function_schema(f).params_json_schema, openai=lambda f: function_tool(f).params_json_schema, call=mk, json=True)
 
 def pydantic_ai_lib():
     from pydantic_ai import Tool
@@ -129,13 +130,13 @@ def langchain_lib():
 
 def mcp_lib():
     from mcp.server import MCPServer
-    from mcp.server.mcpserver.tools import Tool
+    from mcp.server.mcpserver import Context
+    from mcp.server.mcpserver.tools import Tool, ToolManager
     def mk(f):
-        srv = MCPServer('bench')
-        srv.add_tool(f)
-        t = Tool.from_function(f)
+        t, ctx = Tool.from_function(f), Context(mcp_server=MCPServer('bench'))
+        tm = ToolManager(tools=[t])
         def sync(a): return f(**t.fn_metadata.validate_arguments(a))
-        return sync, (lambda a: srv.call_tool(f.__name__, a))
+        return sync, (lambda a: tm.call_tool(f.__name__, a, ctx))
     return dict(schema=lambda f: Tool.from_function(f).parameters, openai=lambda f: Tool.from_function(f).parameters, call=mk)
 
 PEERS = dict(agents=agents_lib, pydantic_ai=pydantic_ai_lib, langchain=langchain_lib, mcp=mcp_lib, fastcore=fastcore_lib)
@@ -160,8 +161,8 @@ def per_call_async(afn, n, rounds):
         return statistics.median(res)
     return asyncio.run(main())
 
-def measure(lib, f, args, quick):
-    "Seconds per operation for each row, or an error string where the library can't do it"
+def measure(lib, f, args, quick, as_json=False, calls_only=False):
+    "Seconds per operation for each row, or an error string where the library can't do it; `as_json`: the calls given the arguments as a JSON string"
     k = 1 if quick else 3
     out = {}
     def attempt(row, fn):
@@ -169,19 +170,21 @@ def measure(lib, f, args, quick):
         except Exception as e: out[row] = f'{type(e).__name__}: {str(e)[:60]}'
     fs = [fresh(f) for _ in range(60*k)]
     it = iter(fs * 1000)
-    attempt('cold', lambda: (lib['schema'](fs[0]), per_call(lambda: lib['schema'](next(it)), 20, 3*k))[1])
-    attempt('warm', lambda: (lib['schema'](f), per_call(lambda: lib['schema'](f), 50*k, 5))[1])
-    attempt('openai', lambda: (lib['openai'](f), per_call(lambda: lib['openai'](f), 50*k, 5))[1])
+    if not calls_only:
+        attempt('cold', lambda: (lib['schema'](fs[0]), per_call(lambda: lib['schema'](next(it)), 20, 3*k))[1])
+        attempt('warm', lambda: (lib['schema'](f), per_call(lambda: lib['schema'](f), 50*k, 5))[1])
+        attempt('openai', lambda: (lib['openai'](f), per_call(lambda: lib['openai'](f), 50*k, 5))[1])
     try: sync, run = lib['call'](f)
     except Exception as e: sync = run = e
+    arg = (lambda s=json.dumps(args): s) if as_json else (lambda: dict(args))
     def do_sync():
         if isinstance(sync, Exception): raise sync
-        sync(dict(args))
-        return per_call(lambda: sync(dict(args)), 200*k, 5)
+        sync(arg())
+        return per_call(lambda: sync(arg()), 200*k, 5)
     def do_async():
         if isinstance(run, Exception): raise run
-        asyncio.run(run(dict(args)))
-        return per_call_async(lambda: run(dict(args)), 100*k, 5)
+        asyncio.run(run(arg()))
+        return per_call_async(lambda: run(arg()), 100*k, 5)
     attempt('sync', do_sync)
     attempt('async', do_async)
     return out
@@ -205,13 +208,14 @@ if __name__ == '__main__':
     print(f"{'tool':<9}{'row':<8}{'fncall us':>10}" + ''.join(f'{p:>13}' for p in PEERS))
     worst = []
     for f, args in TOOLS:
-        res = {nm: measure(lib, f, args, quick) for nm,lib in libs.items()}
+        res = {nm: measure(lib, f, args, quick, lib.get('json', False)) for nm,lib in libs.items()}
+        ours_json = measure(libs['fncall'], f, args, quick, True, True)  # for the peers that only take JSON
         for r in rows:
             ours = res['fncall'][r]
             line = f"{f.__name__:<9}{r:<8}" + (f'{ours*1e6:>10.1f}' if isinstance(ours, float) else f"{'fails':>10}")
             for p in PEERS:
-                v = res[p][r]
-                if isinstance(v, float) and isinstance(ours, float): line += f'{v/ours:>12.2f}x'; worst.append((v/ours, f.__name__, r, p))
+                v, mine = res[p][r], (ours_json if libs[p].get('json') else res['fncall']).get(r, ours)
+                if isinstance(v, float) and isinstance(mine, float): line += f'{v/mine:>12.2f}x'; worst.append((v/mine, f.__name__, r, p))
                 else: line += f"{'fails' if isinstance(v, str) else '-':>13}"
             print(line)
         for nm,out in res.items():

@@ -154,13 +154,14 @@ def _to_dict(v):
     return v
 
 # %% ../nbs/01_call.ipynb #9cae014e
-def _build(cls, h, v):
-    "An instance of class `cls` from a dict (or JSON string) of its fields, checked with `h[0]`, the class's `_Spec` made along with the tool's (else looked up)"
-    v = _json(v, dict)
-    if not isinstance(v, dict): return v
+def _build(cls, h, td, v):
+    "An instance of class `cls` (a dict if it is a TypedDict, `td`) from a dict (or JSON string) of its fields, checked with `h[0]`, the class's `_Spec` made along with the tool's (else looked up)"
+    if type(v) is not dict:
+        v = _json(v, dict)
+        if not isinstance(v, dict): return v
     try: args = _coerce(h[0] if h else _spec(cls), v, nested=True)
     except _InputError as e: raise ValueError('; '.join(str(e).splitlines())) from None
-    if is_typeddict(cls): return args
+    if td: return args
     try: return cls(**args)
     except Exception as e: raise ValueError(f"{cls.__name__}(...) failed: {type(e).__name__}: {str(e)[:200]}") from None
 
@@ -190,8 +191,8 @@ def _lax(t, nested):
     if not isinstance(base, type): return t
     if t in custom_types: return t if t in _native else Annotated[t, BeforeValidator(partial(_from_str, t))]
     if issubclass(base, (str, bytes, int, float, enum.Enum)): return t
-    if o is None and is_typeddict(t): return Annotated[dict, BeforeValidator(partial(_build, t, _nested(t, nested)))]  # built and checked by `_build`
-    if o is None and (is_record(t) or _is_plain(t)): return Annotated[t, BeforeValidator(partial(_build, t, _nested(t, nested)))]
+    if o is None and is_typeddict(t): return Annotated[dict, BeforeValidator(partial(_build, t, _nested(t, nested), True))]  # built and checked by `_build`
+    if o is None and (is_record(t) or _is_plain(t)): return Annotated[t, BeforeValidator(partial(_build, t, _nested(t, nested), False))]
     if issubclass(base, abc.Mapping):
         return Annotated[dict[_lax(args[0], nested), _lax(args[1], nested)] if len(args) == 2 else t, BeforeValidator(_to_dict)]
     if issubclass(base, (abc.Sequence, abc.Set)) and base.__module__ in ('builtins', 'collections.abc', 'typing'):
@@ -251,12 +252,22 @@ def _spec(func):
     "The cached `_Spec` of `func`, remade when `get_schema` would remake its schema (the same fingerprint)"
     o = func.__func__ if type(func) is types.MethodType else func
     key, h = func is not o, _specs.get(id(o))
-    if h is not None and h[0]() is o and (e := h[1].get(key)) and e[1] == custom_types and unchanged(fingerprint(func, target(func), e[2].classes), e[0]): return e[2]
+    if h is not None and h[0]() is o and (e := h[1].get(key)) and e[1] == custom_types and unchanged(_fp(func, e[2].classes), e[0]): return e[2]
     res = _make_spec(func)
     if h is None or h[0]() is not o:
         try: h = _specs[id(o)] = weakref.ref(o, partial(_forget, id(o))), {}
         except TypeError: return res  # not weakly referenceable: no caching
-    h[1][key] = fingerprint(func, target(func), res.classes), set(custom_types), res
+    h[1][key] = _fp(func, res.classes), set(custom_types), res
+    return res
+
+def _fp(func, classes):
+    "What `func`'s validator depends on: the schema's `fingerprint`, read at once for a plain function (its code, defaults, annotations and each annotation; its docstring plays no part), and the `__init__` and own annotations of `classes`"
+    if type(func) is not types.FunctionType: return fingerprint(func, target(func), classes)
+    ann = func.__annotations__
+    res = [func.__code__, func.__defaults__, func.__kwdefaults__, ann, *ann.values()]
+    for c in classes:
+        ann = _vars(c).get('__annotations__')
+        res += (c.__init__, ann, *ann.values()) if ann else (c.__init__, ann)
     return res
 
 def _forget(i, r):

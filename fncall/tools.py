@@ -10,7 +10,7 @@ __all__ = ['FunctionTool', 'FunctionRegistry']
 # %% ../nbs/07_tools.ipynb #13a966c3
 import asyncio, concurrent.futures, contextvars, functools, inspect, json, sys, typing
 from fastcore.basics import patch
-from .schema import get_schema, _copy
+from .schema import get_schema
 from .call import call_func, _attempt, _model_err, _is_async, _dispatch, _show
 from .providers import tool_schema
 from .pycall import parse_function_calls, map_positional_args
@@ -123,6 +123,12 @@ class FunctionRegistry:
         if (hit := cache.get((provider, strict))) is None or hit[0] != now:
             hit = cache[provider, strict] = now, [t.schema_for(provider, strict) for _,t in now]
         return _copy(hit[1])
+
+def _copy(o):
+    "Copy of a schema's dicts and lists"
+    if type(o) is dict: return {k: _copy(v) for k,v in o.items()}
+    if type(o) is list: return [_copy(v) for v in o]
+    return o
 
     def __len__(self): return len(self.tools)
     def __repr__(self): return f"FunctionRegistry({list(self.tools)})"
