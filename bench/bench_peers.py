@@ -151,18 +151,38 @@ def per_call(fn, n, rounds):
         res.append((time.perf_counter() - t) / n)
     return statistics.median(res)
 
-def per_call_async(afn, n, rounds):
+def interleaved(fns, n, rounds, aio=False):
+    "Best per-call seconds of each of `fns` (name -> function, or coroutine function if `aio`), measured in interleaved rounds so machine noise hits them alike"
+    res = {k: float('inf') for k in fns}
     async def main():
-        res = []
         for _ in range(rounds):
-            t = time.perf_counter()
-            for _ in range(n): await afn()
-            res.append((time.perf_counter() - t) / n)
-        return statistics.median(res)
-    return asyncio.run(main())
+            for k,fn in fns.items():
+                t = time.perf_counter()
+                if aio:
+                    for _ in range(n): await fn()
+                else:
+                    for _ in range(n): fn()
+                res[k] = min(res[k], (time.perf_counter() - t) / n)
+    asyncio.run(main())
+    return res
 
-def measure(lib, f, args, quick, as_json=False, calls_only=False):
-    "Seconds per operation for each row, or an error string where the library can't do it; `as_json`: the calls given the arguments as a JSON string"
+def calls(lib, f, args, as_json=False):
+    "{'sync': fn, 'async': coroutine fn} calling `f` through `lib` with a model's arguments (the JSON string if `as_json`), each run once; an error string where the library can't"
+    out = {}
+    try: sync, run = lib['call'](f)
+    except Exception as e: sync = run = e
+    arg = (lambda s=json.dumps(args): s) if as_json else (lambda: dict(args))
+    for row, fn, check in (('sync', sync, lambda g: g()), ('async', run, lambda g: asyncio.run(g()))):
+        try:
+            if isinstance(fn, Exception): raise fn
+            g = lambda fn=fn: fn(arg())
+            check(g)
+            out[row] = g
+        except Exception as e: out[row] = f'{type(e).__name__}: {str(e)[:60]}'
+    return out
+
+def measure(lib, f, quick):
+    "Seconds per schema operation for each row, or an error string where the library can't do it"
     k = 1 if quick else 3
     out = {}
     def attempt(row, fn):
@@ -170,23 +190,9 @@ def measure(lib, f, args, quick, as_json=False, calls_only=False):
         except Exception as e: out[row] = f'{type(e).__name__}: {str(e)[:60]}'
     fs = [fresh(f) for _ in range(60*k)]
     it = iter(fs * 1000)
-    if not calls_only:
-        attempt('cold', lambda: (lib['schema'](fs[0]), per_call(lambda: lib['schema'](next(it)), 20, 3*k))[1])
-        attempt('warm', lambda: (lib['schema'](f), per_call(lambda: lib['schema'](f), 50*k, 5))[1])
-        attempt('openai', lambda: (lib['openai'](f), per_call(lambda: lib['openai'](f), 50*k, 5))[1])
-    try: sync, run = lib['call'](f)
-    except Exception as e: sync = run = e
-    arg = (lambda s=json.dumps(args): s) if as_json else (lambda: dict(args))
-    def do_sync():
-        if isinstance(sync, Exception): raise sync
-        sync(arg())
-        return per_call(lambda: sync(arg()), 200*k, 5)
-    def do_async():
-        if isinstance(run, Exception): raise run
-        asyncio.run(run(arg()))
-        return per_call_async(lambda: run(arg()), 100*k, 5)
-    attempt('sync', do_sync)
-    attempt('async', do_async)
+    attempt('cold', lambda: (lib['schema'](fs[0]), per_call(lambda: lib['schema'](next(it)), 20, 3*k))[1])
+    attempt('warm', lambda: (lib['schema'](f), per_call(lambda: lib['schema'](f), 50*k, 5))[1])
+    attempt('openai', lambda: (lib['openai'](f), per_call(lambda: lib['openai'](f), 50*k, 5))[1])
     return out
 
 def import_time():
@@ -208,8 +214,14 @@ if __name__ == '__main__':
     print(f"{'tool':<9}{'row':<8}{'fncall us':>10}" + ''.join(f'{p:>13}' for p in PEERS))
     worst = []
     for f, args in TOOLS:
-        res = {nm: measure(lib, f, args, quick, lib.get('json', False)) for nm,lib in libs.items()}
-        ours_json = measure(libs['fncall'], f, args, quick, True, True)  # for the peers that only take JSON
+        res = {nm: measure(lib, f, quick) for nm,lib in libs.items()}
+        fns = {nm: calls(lib, f, args, lib.get('json', False)) for nm,lib in libs.items()} | {'fncall_json': calls(libs['fncall'], f, args, True)}  # for the peers that only take JSON
+        k = 1 if quick else 3
+        for row, n, aio in (('sync', 200, False), ('async', 100, True)):
+            ok = {nm: c[row] for nm,c in fns.items() if callable(c[row])}
+            for nm,c in fns.items(): res.setdefault(nm, {})[row] = c[row]
+            for nm,v in interleaved(ok, n, 5*k, aio).items(): res[nm][row] = v
+        ours_json = res.pop('fncall_json')
         for r in rows:
             ours = res['fncall'][r]
             line = f"{f.__name__:<9}{r:<8}" + (f'{ours*1e6:>10.1f}' if isinstance(ours, float) else f"{'fails':>10}")
@@ -222,7 +234,7 @@ if __name__ == '__main__':
             for r,v in out.items():
                 if isinstance(v, str): print(f'   {nm} {f.__name__} {r}: {v}')
     worst.sort()
-    print("cells: peer time / fncall time (above 1: fncall faster); 'fails': the peer can't do it (reason below the tool)")
+    print("cells: peer time / fncall time (above 1: fncall faster); 'fails': the peer can't do it (reason below the tool); sync and async: best of interleaved rounds")
     print("lowest ratios:", ', '.join(f'{w:.2f}x {t}/{r}/{p}' for w,t,r,p in worst[:5]))
     ours, pyd, heavy = import_time()
     print(f"import fncall: {ours:.0f} ms wall (median of 5 fresh interpreters); import pydantic.main alone: {pyd:.0f} ms")
