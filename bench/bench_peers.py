@@ -8,7 +8,12 @@ and `async` (a validated call from a model's arguments: fncall's by name through
 send; a peer's through its own validator, or its async invoke, on a tool object built beforehand). Like with like: each gets
 the arguments as its API takes them (openai-agents only takes the JSON string, so its column is against fncall given
 that same string, made outside the timing), and no one's result is converted for sending (MCP's `ToolManager.call_tool`
-as `MCPServer.call_tool` runs it, less the `CallToolResult` conversion). Ends with `import fncall` time.
+as `MCPServer.call_tool` runs it, less the `CallToolResult` conversion). The call rows run in interleaved rounds (best
+of): load hits every library alike. Ends with `import fncall` time.
+Where fncall stays below 1, by design: `sync` against a bare validator (pydantic-ai's above all) pays for the name
+lookup, the check that the tool was not edited since its validator was made, and, for records, refusing unknown fields
+at every depth and running each record's own constructor (the peers drop an unknown nested field silently); `async`
+against fastcore pays the hop to a worker thread (fastcore runs a sync tool on the event loop, blocking it).
 This machine may be shared: rerun before reading much into one ratio below 2x either way.
 Install: pip install -e ".[bench]"; run: python bench/bench_peers.py [--quick]"""
 import asyncio, enum, json, os, re, statistics, subprocess, sys, time, types, warnings
