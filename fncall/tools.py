@@ -124,14 +124,14 @@ class FunctionRegistry:
             hit = cache[provider, strict] = now, [t.schema_for(provider, strict) for _,t in now]
         return _copy(hit[1])
 
+    def __len__(self): return len(self.tools)
+    def __repr__(self): return f"FunctionRegistry({list(self.tools)})"
+
 def _copy(o):
     "Copy of a schema's dicts and lists"
     if type(o) is dict: return {k: _copy(v) for k,v in o.items()}
     if type(o) is list: return [_copy(v) for v in o]
     return o
-
-    def __len__(self): return len(self.tools)
-    def __repr__(self): return f"FunctionRegistry({list(self.tools)})"
 
 
 # %% ../nbs/07_tools.ipynb #395b1c3c

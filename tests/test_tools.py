@@ -294,5 +294,6 @@ def test_schemas_cached(reg):
     def hello(name:str)->str: "Greet"; return name
     reg.add(hello)
     assert [s['name'] for s in reg.schemas()] == ['get_weather', 'divide', 'hello'] and reg.schemas('openai')[-1]['function']['name'] == 'hello'
+    assert (len(reg), repr(reg)) == (3, "FunctionRegistry(['get_weather', 'divide', 'hello'])")
     del reg.tools['divide']
     assert [s['name'] for s in reg.schemas()] == ['get_weather', 'hello']
