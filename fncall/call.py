@@ -21,7 +21,7 @@ from typing_extensions import NotRequired, TypedDict, is_typeddict
 from pydantic import BeforeValidator, ConfigDict, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import SchemaError
-from .schema import custom_types, empty, get_schema, call_params, target, fingerprint, unchanged, is_record, field_alias
+from .schema import custom_types, empty, get_schema, call_params, target, fingerprint, is_record, field_alias
 
 # %% ../nbs/01_call.ipynb #d72217ed
 def mk_ns(
@@ -252,7 +252,9 @@ def _spec(func):
     "The cached `_Spec` of `func`, remade when `get_schema` would remake its schema (the same fingerprint)"
     o = func.__func__ if type(func) is types.MethodType else func
     key, h = func is not o, _specs.get(id(o))
-    if h is not None and h[0]() is o and (e := h[1].get(key)) and e[1] == custom_types and unchanged(_fp(func, e[2].classes), e[0]): return e[2]
+    if h is not None and h[0]() is o and (e := h[1].get(key)) and e[1] == custom_types:
+        fp, old = _fp(func, e[2].classes), e[0]
+        if len(fp) == len(old) and all(map(operator.is_, fp, old)): return e[2]  # identity, item by item, as the schema's `unchanged`
     res = _make_spec(func)
     if h is None or h[0]() is not o:
         try: h = _specs[id(o)] = weakref.ref(o, partial(_forget, id(o))), {}
