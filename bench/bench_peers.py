@@ -1,11 +1,19 @@
 """fncall against the libraries people pick instead, timed in one process on the same three tools.
 Each peer goes through its own documented path: openai-agents (`function_schema`/`function_tool`), pydantic-ai
-(`Tool`), langchain-core (`convert_to_openai_tool`, `StructuredTool`), the MCP SDK (`MCPServer` tools) and
-fastcore.funccall. Cells are peer time / fncall time: above 1, fncall is faster.
+(`Tool`), langchain-core (`convert_to_openai_tool`, `StructuredTool`), the MCP SDK (`MCPServer` tools, `ToolManager`)
+and fastcore.funccall. Cells are peer time / fncall time: above 1, fncall is faster.
 Rows: schema `cold` (a new function object each time: nothing cached for it, its classes already seen), `warm`
 (the same function again: peers rebuild, fncall caches), `openai` (the tool in OpenAI's format, warm), `sync`
-and `async` (a validated call from a model's argument dict: fncall's by name through `call_func`, with its repairs of what models
-send; a peer's through its own validator, or its async invoke). Ends with `import fncall` time.
+and `async` (a validated call from a model's arguments: fncall's by name through `call_func`, with its repairs of what models
+send; a peer's through its own validator, or its async invoke, on a tool object built beforehand). Like with like: each gets
+the arguments as its API takes them (openai-agents only takes the JSON string, so its column is against fncall given
+that same string, made outside the timing), and no one's result is converted for sending (MCP's `ToolManager.call_tool`
+as `MCPServer.call_tool` runs it, less the `CallToolResult` conversion). The call rows run in interleaved rounds (best
+of): load hits every library alike. Ends with `import fncall` time.
+Where fncall stays below 1, by design: `sync` against a bare validator (pydantic-ai's above all) pays for the name
+lookup, the check that the tool was not edited since its validator was made, and, for records, refusing unknown fields
+at every depth and running each record's own constructor (the peers drop an unknown nested field silently); `async`
+against fastcore pays the hop to a worker thread (fastcore runs a sync tool on the event loop, blocking it).
 This machine may be shared: rerun before reading much into one ratio below 2x either way.
 Install: pip install -e ".[bench]"; run: python bench/bench_peers.py [--quick]"""
 import asyncio, enum, json, os, re, statistics, subprocess, sys, time, types, warnings
@@ -97,14 +105,12 @@ def agents_lib():
     from agents.tool_context import ToolContext
     def mk(f):
         fs, t = function_schema(f), function_tool(f)
-        def sync(a):  # what `function_tool`'s invoke does before it hands the call to a thread
-            args, kw = fs.to_call_args(fs.params_pydantic_model(**a))
+        def sync(s):  # what `function_tool`'s invoke does before it hands the call to a thread
+            args, kw = fs.to_call_args(fs.params_pydantic_model(**json.loads(s)))
             return f(*args, **kw)
-        def run(a):
-            s = json.dumps(a)
-            return t.on_invoke_tool(ToolContext(None, tool_name=t.name, tool_call_id='1', tool_arguments=s), s)
+        def run(s): return t.on_invoke_tool(ToolContext(None, tool_name=t.name, tool_call_id='1', tool_arguments=s), s)
         return sync, run
-    return dict(schema=lambda f: function_schema(f).params_json_schema, openai=lambda f: function_tool(f).params_json_schema, call=mk)
+    return dict(schema=lambda f: function_schema(f).params_json_schema, openai=lambda f: function_tool(f).params_json_schema, call=mk, json=True)
 
 def pydantic_ai_lib():
     from pydantic_ai import Tool
@@ -129,13 +135,13 @@ def langchain_lib():
 
 def mcp_lib():
     from mcp.server import MCPServer
-    from mcp.server.mcpserver.tools import Tool
+    from mcp.server.mcpserver import Context
+    from mcp.server.mcpserver.tools import Tool, ToolManager
     def mk(f):
-        srv = MCPServer('bench')
-        srv.add_tool(f)
-        t = Tool.from_function(f)
+        t, ctx = Tool.from_function(f), Context(mcp_server=MCPServer('bench'))
+        tm = ToolManager(tools=[t])
         def sync(a): return f(**t.fn_metadata.validate_arguments(a))
-        return sync, (lambda a: srv.call_tool(f.__name__, a))
+        return sync, (lambda a: tm.call_tool(f.__name__, a, ctx))
     return dict(schema=lambda f: Tool.from_function(f).parameters, openai=lambda f: Tool.from_function(f).parameters, call=mk)
 
 PEERS = dict(agents=agents_lib, pydantic_ai=pydantic_ai_lib, langchain=langchain_lib, mcp=mcp_lib, fastcore=fastcore_lib)
@@ -150,18 +156,38 @@ def per_call(fn, n, rounds):
         res.append((time.perf_counter() - t) / n)
     return statistics.median(res)
 
-def per_call_async(afn, n, rounds):
+def interleaved(fns, n, rounds, aio=False):
+    "Best per-call seconds of each of `fns` (name -> function, or coroutine function if `aio`), measured in interleaved rounds so machine noise hits them alike"
+    res = {k: float('inf') for k in fns}
     async def main():
-        res = []
         for _ in range(rounds):
-            t = time.perf_counter()
-            for _ in range(n): await afn()
-            res.append((time.perf_counter() - t) / n)
-        return statistics.median(res)
-    return asyncio.run(main())
+            for k,fn in fns.items():
+                t = time.perf_counter()
+                if aio:
+                    for _ in range(n): await fn()
+                else:
+                    for _ in range(n): fn()
+                res[k] = min(res[k], (time.perf_counter() - t) / n)
+    asyncio.run(main())
+    return res
 
-def measure(lib, f, args, quick):
-    "Seconds per operation for each row, or an error string where the library can't do it"
+def calls(lib, f, args, as_json=False):
+    "{'sync': fn, 'async': coroutine fn} calling `f` through `lib` with a model's arguments (the JSON string if `as_json`), each run once; an error string where the library can't"
+    out = {}
+    try: sync, run = lib['call'](f)
+    except Exception as e: sync = run = e
+    arg = (lambda s=json.dumps(args): s) if as_json else (lambda: dict(args))
+    for row, fn, check in (('sync', sync, lambda g: g()), ('async', run, lambda g: asyncio.run(g()))):
+        try:
+            if isinstance(fn, Exception): raise fn
+            g = lambda fn=fn: fn(arg())
+            check(g)
+            out[row] = g
+        except Exception as e: out[row] = f'{type(e).__name__}: {str(e)[:60]}'
+    return out
+
+def measure(lib, f, quick):
+    "Seconds per schema operation for each row, or an error string where the library can't do it"
     k = 1 if quick else 3
     out = {}
     def attempt(row, fn):
@@ -172,18 +198,6 @@ def measure(lib, f, args, quick):
     attempt('cold', lambda: (lib['schema'](fs[0]), per_call(lambda: lib['schema'](next(it)), 20, 3*k))[1])
     attempt('warm', lambda: (lib['schema'](f), per_call(lambda: lib['schema'](f), 50*k, 5))[1])
     attempt('openai', lambda: (lib['openai'](f), per_call(lambda: lib['openai'](f), 50*k, 5))[1])
-    try: sync, run = lib['call'](f)
-    except Exception as e: sync = run = e
-    def do_sync():
-        if isinstance(sync, Exception): raise sync
-        sync(dict(args))
-        return per_call(lambda: sync(dict(args)), 200*k, 5)
-    def do_async():
-        if isinstance(run, Exception): raise run
-        asyncio.run(run(dict(args)))
-        return per_call_async(lambda: run(dict(args)), 100*k, 5)
-    attempt('sync', do_sync)
-    attempt('async', do_async)
     return out
 
 def import_time():
@@ -205,20 +219,27 @@ if __name__ == '__main__':
     print(f"{'tool':<9}{'row':<8}{'fncall us':>10}" + ''.join(f'{p:>13}' for p in PEERS))
     worst = []
     for f, args in TOOLS:
-        res = {nm: measure(lib, f, args, quick) for nm,lib in libs.items()}
+        res = {nm: measure(lib, f, quick) for nm,lib in libs.items()}
+        fns = {nm: calls(lib, f, args, lib.get('json', False)) for nm,lib in libs.items()} | {'fncall_json': calls(libs['fncall'], f, args, True)}  # for the peers that only take JSON
+        k = 1 if quick else 3
+        for row, n, aio in (('sync', 200, False), ('async', 100, True)):
+            ok = {nm: c[row] for nm,c in fns.items() if callable(c[row])}
+            for nm,c in fns.items(): res.setdefault(nm, {})[row] = c[row]
+            for nm,v in interleaved(ok, n, 5*k, aio).items(): res[nm][row] = v
+        ours_json = res.pop('fncall_json')
         for r in rows:
             ours = res['fncall'][r]
             line = f"{f.__name__:<9}{r:<8}" + (f'{ours*1e6:>10.1f}' if isinstance(ours, float) else f"{'fails':>10}")
             for p in PEERS:
-                v = res[p][r]
-                if isinstance(v, float) and isinstance(ours, float): line += f'{v/ours:>12.2f}x'; worst.append((v/ours, f.__name__, r, p))
+                v, mine = res[p][r], (ours_json if libs[p].get('json') else res['fncall']).get(r, ours)
+                if isinstance(v, float) and isinstance(mine, float): line += f'{v/mine:>12.2f}x'; worst.append((v/mine, f.__name__, r, p))
                 else: line += f"{'fails' if isinstance(v, str) else '-':>13}"
             print(line)
         for nm,out in res.items():
             for r,v in out.items():
                 if isinstance(v, str): print(f'   {nm} {f.__name__} {r}: {v}')
     worst.sort()
-    print("cells: peer time / fncall time (above 1: fncall faster); 'fails': the peer can't do it (reason below the tool)")
+    print("cells: peer time / fncall time (above 1: fncall faster); 'fails': the peer can't do it (reason below the tool); sync and async: best of interleaved rounds")
     print("lowest ratios:", ', '.join(f'{w:.2f}x {t}/{r}/{p}' for w,t,r,p in worst[:5]))
     ours, pyd, heavy = import_time()
     print(f"import fncall: {ours:.0f} ms wall (median of 5 fresh interpreters); import pydantic.main alone: {pyd:.0f} ms")

@@ -9,7 +9,7 @@ __all__ = ['mk_ns', 'resolve_nm', 'get_schema_nm', 'coerce_inputs', 'call_func',
            'call_funcs_async']
 
 # %% ../nbs/01_call.ipynb #46efb448
-import asyncio, concurrent.futures, contextlib, contextvars, copy, enum, inspect, json, keyword, os, queue, re, reprlib, sys, threading, traceback, types, typing, weakref
+import asyncio, concurrent.futures, contextlib, contextvars, copy, enum, inspect, json, keyword, operator, os, queue, re, reprlib, sys, threading, traceback, types, typing, weakref
 from collections import abc
 from functools import partial
 from decimal import Decimal
@@ -21,7 +21,7 @@ from typing_extensions import NotRequired, TypedDict, is_typeddict
 from pydantic import BeforeValidator, ConfigDict, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import SchemaError
-from .schema import custom_types, empty, get_schema, call_params, target, fingerprint, unchanged, is_record, field_alias
+from .schema import custom_types, empty, get_schema, call_params, target, fingerprint, is_record, field_alias
 
 # %% ../nbs/01_call.ipynb #d72217ed
 def mk_ns(
@@ -29,6 +29,7 @@ def mk_ns(
 )->dict: # Name -> function
     "Namespace of the tools in `fs`"
     if fs is None: return {}
+    if type(fs) is list and len(fs) == 1 and type(o := fs[0]) is types.FunctionType and o.__name__.isidentifier(): return {o.__name__: o}  # `ns=[f]`, at once
     if not isinstance(fs, (list, tuple)):
         if isinstance(fs, abc.Mapping): return fs
         fs = [fs]
@@ -163,13 +164,14 @@ def _to_dict(v):
     return v
 
 # %% ../nbs/01_call.ipynb #9cae014e
-def _build(cls, h, v):
-    "An instance of class `cls` from a dict (or JSON string) of its fields, checked with `h[0]`, the class's `_Spec` made along with the tool's (else looked up)"
-    v = _json(v, dict)
-    if not isinstance(v, dict): return v
+def _build(cls, h, td, v):
+    "An instance of class `cls` (a dict if it is a TypedDict, `td`) from a dict (or JSON string) of its fields, checked with `h[0]`, the class's `_Spec` made along with the tool's (else looked up)"
+    if type(v) is not dict:
+        v = _json(v, dict)
+        if not isinstance(v, dict): return v
     try: args = _coerce(h[0] if h else _spec(cls), v, nested=True)
     except _InputError as e: raise ValueError('; '.join(str(e).splitlines())) from None
-    if is_typeddict(cls): return args
+    if td: return args
     try: return cls(**args)
     except Exception as e: raise ValueError(f"{cls.__name__}(...) failed: {type(e).__name__}: {str(e)[:200]}") from None
 
@@ -199,8 +201,8 @@ def _lax(t, nested):
     if not isinstance(base, type): return t
     if t in custom_types: return t if t in _native else Annotated[t, BeforeValidator(partial(_from_str, t))]
     if issubclass(base, (str, bytes, int, float, enum.Enum)): return t
-    if o is None and is_typeddict(t): return Annotated[dict, BeforeValidator(partial(_build, t, _nested(t, nested)))]  # built and checked by `_build`
-    if o is None and (is_record(t) or _is_plain(t)): return Annotated[t, BeforeValidator(partial(_build, t, _nested(t, nested)))]
+    if o is None and is_typeddict(t): return Annotated[dict, BeforeValidator(partial(_build, t, _nested(t, nested), True))]  # built and checked by `_build`
+    if o is None and (is_record(t) or _is_plain(t)): return Annotated[t, BeforeValidator(partial(_build, t, _nested(t, nested), False))]
     if issubclass(base, abc.Mapping):
         return Annotated[dict[_lax(args[0], nested), _lax(args[1], nested)] if len(args) == 2 else t, BeforeValidator(_to_dict)]
     if issubclass(base, (abc.Sequence, abc.Set)) and base.__module__ in ('builtins', 'collections.abc', 'typing'):
@@ -226,6 +228,11 @@ class _Spec(typing.NamedTuple):
     varpos: str|None = None # the name of the `*args` parameter
     fills: dict = {} # name -> the `Field` a parameter has as its default, whose default is filled in when the model leaves it out
     classes: tuple = () # the classes whose `_Spec`s were made with this one: its cache entry checks them too
+    names: frozenset = frozenset() # the parameters' names: arguments under these names only, none null, are validated as they are
+    plain: bool = False # no positional-only parameter, `*args`, `**kwargs` or `Field` default: called as `f(**args)`
+    aio: bool = False # an async tool?
+
+def _is_async(f): return inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(getattr(f, '__call__', None))
 
 _config = ConfigDict(arbitrary_types_allowed=True, coerce_numbers_to_str=True, allow_inf_nan=False)
 
@@ -245,20 +252,39 @@ def _make_spec(func, nested=None):
     ps = cp.params
     td = TypedDict('Arguments', {n: NotRequired[_lax(a, nested)] if opt else _lax(a, nested) for n,(a,opt) in ps.items()})
     aliases = {k: n for n,(a,_) in ps.items() if (al := field_alias(a)) for k in (al, _py_nm(al))}  # also as Gemini renames it
-    return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, cp.varkw, cp.posonly, cp.pinned, _validator(td).validate_python, cp.varpos, cp.fills, tuple(nested) if top else ())
+    plain = not (cp.varkw or cp.posonly or cp.varpos or cp.fills)
+    return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, cp.varkw, cp.posonly, cp.pinned, _validator(td).validate_python, cp.varpos, cp.fills,
+                 tuple(nested) if top else (), frozenset(ps), plain, _is_async(func))
 
-_specs = weakref.WeakKeyDictionary()
+_specs = {}  # id of a function -> (a weak reference to it, {bound?: (fingerprint, custom types, `_Spec`)})
 
 def _spec(func):
     "The cached `_Spec` of `func`, remade when `get_schema` would remake its schema (the same fingerprint)"
     o = func.__func__ if type(func) is types.MethodType else func
-    key, t = func is not o, target(func)
-    try: hit = _specs.get(o)
-    except TypeError: return _make_spec(func)  # not weakly referenceable: no caching
-    if hit and (e := hit.get(key)) and e[1] == custom_types and unchanged(fingerprint(func, t, e[2].classes), e[0]): return e[2]
+    key, h = func is not o, _specs.get(id(o))
+    if h is not None and h[0]() is o and (e := h[1].get(key)) and e[1] == custom_types:
+        fp, old = _fp(func, e[2].classes), e[0]
+        if len(fp) == len(old) and all(map(operator.is_, fp, old)): return e[2]  # identity, item by item, as the schema's `unchanged`
     res = _make_spec(func)
-    _specs.setdefault(o, {})[key] = fingerprint(func, t, res.classes), set(custom_types), res
+    if h is None or h[0]() is not o:
+        try: h = _specs[id(o)] = weakref.ref(o, partial(_forget, id(o))), {}
+        except TypeError: return res  # not weakly referenceable: no caching
+    h[1][key] = _fp(func, res.classes), set(custom_types), res
     return res
+
+def _fp(func, classes):
+    "What `func`'s validator depends on: the schema's `fingerprint`, read at once for a plain function (its code, defaults, annotations and each annotation; its docstring plays no part), and the `__init__` and own annotations of `classes`"
+    if type(func) is not types.FunctionType: return fingerprint(func, target(func), classes)
+    ann = func.__annotations__
+    res = [func.__code__, func.__defaults__, func.__kwdefaults__, ann, *ann.values()]
+    for c in classes:
+        ann = _vars(c).get('__annotations__')
+        res += (c.__init__, ann, *ann.values()) if ann else (c.__init__, ann)
+    return res
+
+def _forget(i, r):
+    "Drop the cache entry of the function with id `i`, gone (its weak reference `r` now dead), unless a newer one took its id"
+    if (h := _specs.get(i)) is not None and h[0] is r: del _specs[i]
 
 # %% ../nbs/01_call.ipynb #3e8c2d17
 import gc
@@ -330,6 +356,21 @@ def coerce_inputs(
 def _coerce(sp, inputs, nested=False):
     "`inputs` validated for the tool `sp` describes, or an `_InputError` of short lines saying what is wrong (`nested`: building a record's fields)"
     if type(inputs) is not dict: inputs = _args(inputs)
+    if inputs.keys() <= sp.names and not any(map(_is_none, inputs.values())): args, extra, errs = inputs, None, []  # nothing to rename, drop or refuse
+    else: args, extra, errs = _sort(sp, inputs)
+    try: args = sp.validate(args)
+    except ValidationError as e: errs += _err_lines(e)
+    except RecursionError:  # a record holding a record... deeper than Python goes: said once, at the top
+        if nested: raise
+        errs.append(f"{_clip(str(_deepest(args)))}: nested too deeply")
+    if sp.varkw and type(kw := args.get(sp.varkw)) is dict: errs += _kw_clash(sp, kw, extra or {})
+    if errs: raise _InputError('\n'.join(_few(errs, 'problems', 10)) + f"\n(parameters: {', '.join(_few([_clip(p) for p in sp.params], 'parameters', 20)) or 'none'})")
+    return args | extra if extra else args
+
+_is_none = partial(operator.is_, None)
+
+def _sort(sp, inputs):
+    "(arguments under their parameter names, nulls for defaults left out; those `**kwargs` takes; error lines) of `inputs`"
     args, extra, errs, unknown, ps = {}, {}, [], 0, sp.params
     for k,v in inputs.items():
         n = k if k in ps else sp.aliases.get(k) or _py_nm(str(k))
@@ -340,14 +381,7 @@ def _coerce(sp, inputs, nested=False):
         elif n in args: errs.append(f"{_clip(str(k))}: given twice")
         elif not (v is None and ps[n]): args[n] = v  # null for a parameter with a default means "use the default"
     if unknown > 5: errs.append(f"(and {unknown-5} more unknown arguments)")
-    try: args = sp.validate(args)
-    except ValidationError as e: errs += _err_lines(e)
-    except RecursionError:  # a record holding a record... deeper than Python goes: said once, at the top
-        if nested: raise
-        errs.append(f"{_clip(str(_deepest(args)))}: nested too deeply")
-    if sp.varkw and type(kw := args.get(sp.varkw)) is dict: errs += _kw_clash(sp, kw, extra)
-    if errs: raise _InputError('\n'.join(_few(errs, 'problems', 10)) + f"\n(parameters: {', '.join(_few([_clip(p) for p in sp.params], 'parameters', 20)) or 'none'})")
-    return args | extra
+    return args, extra, errs
 
 def _args(inputs):
     "The arguments a model sent as something other than a dict: none, or a JSON object string"
@@ -431,6 +465,7 @@ def _bound_call(f):
 
 def _call(f, args, sp):
     "Call `f` with validated `args` as `_Spec` `sp` says: positional parameters by position, up to the last one given (defaults of those left out before it filled in), then `*args` and `**kwargs` spread out"
+    if sp.plain: return f(**args)
     for n,fi in sp.fills.items():
         if n not in args: args[n] = _dflt(fi)  # else Python would pass the `Field` itself
     var = (args.pop(sp.varpos, None) or ()) if sp.varpos else ()
@@ -461,8 +496,6 @@ def call_func(
 _own(_call, call_func)
 
 # %% ../nbs/01_call.ipynb #e868f55a
-def _is_async(f): return inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(getattr(f, '__call__', None))
-
 _caller = contextvars.ContextVar('fncall_caller', default=())  # the stack of the code that handed out the tool calls now running: `python` finds its caller's namespace there
 
 def _outwards(f):
@@ -522,7 +555,7 @@ async def call_func_async(
     "Awaits the function `fc_name` with the given `fc_inputs` using namespace `ns`."
     try:
         f, args, sp = _prepare(fc_name, fc_inputs, ns)
-        res = _call(f, args, sp) if _is_async(f) else await _in_thread(_call, f, args, sp)
+        res = _call(f, args, sp) if sp.aio else await _in_thread(_call, f, args, sp)
         return await res if inspect.isawaitable(res) else res
     except (Exception, SystemExit) as e:
         if raise_on_err: raise

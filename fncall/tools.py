@@ -94,6 +94,9 @@ class FunctionTool:
 
     def __repr__(self): return f"FunctionTool({self.name!r})"
 
+    def __getstate__(self): return {k:v for k,v in vars(self).items() if k != '__call__'}  # the look-alike `__call__` is a closure: made again on load
+    def __setstate__(self, d): vars(self).update(d); self._look_like(self.fn)
+
 
 # %% ../nbs/07_tools.ipynb #c17ea6ec
 class FunctionRegistry:
@@ -115,11 +118,20 @@ class FunctionRegistry:
     def ns(self)->dict: return {nm: t.fn for nm,t in self.tools.items()}
 
     def schemas(self, provider:str='anthropic', strict:bool=False)->list:
-        "The tool list for `provider`"
-        return [t.schema_for(provider, strict) for t in self.tools.values()]
+        "The tool list for `provider` (a copy, so it can be edited: made once per format, and again when the tools change)"
+        now, cache = tuple(self.tools.items()), self.__dict__.setdefault('_schemas', {})
+        if (hit := cache.get((provider, strict))) is None or hit[0] != now:
+            hit = cache[provider, strict] = now, [t.schema_for(provider, strict) for _,t in now]
+        return _copy(hit[1])
 
     def __len__(self): return len(self.tools)
     def __repr__(self): return f"FunctionRegistry({list(self.tools)})"
+
+def _copy(o):
+    "Copy of a schema's dicts and lists"
+    if type(o) is dict: return {k: _copy(v) for k,v in o.items()}
+    if type(o) is list: return [_copy(v) for v in o]
+    return o
 
 
 # %% ../nbs/07_tools.ipynb #395b1c3c

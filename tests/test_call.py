@@ -280,3 +280,38 @@ def test_sync_tool_timeout_error_keeps_its_traceback():
     def db(q:str): "Query"; raise TimeoutError("database connection timed out (host db1)")
     out = asyncio.run(call_func_async(db, {'q': 'x'}, raise_on_err=False))
     assert 'in db' in out and out.endswith('TimeoutError: database connection timed out (host db1)\n'), out
+
+def test_fast_path_same_as_repairs():
+    "Arguments already under their names, none null, skip the renaming loop: the same results, and the loop still runs when needed"
+    from dataclasses import dataclass
+    from pydantic import Field
+    from typing import Annotated, Optional
+    @dataclass
+    class P:
+        x:int
+        y:int=5
+    def f(p:P, n:Annotated[int, Field(alias='the-n')]=2, k:Optional[int]=7, *, tags:list[str]=None): "F"; return (p, n, k, tags)
+    assert call_func(f, {'p': {'x': '1'}, 'n': '3', 'k': 4, 'tags': ['a']}) == (P(1), 3, 4, ['a'])
+    assert call_func(f, {'p': {'x': 1, 'y': None}, 'the-n': 3, 'k': None, 'tags': 'a'}) == (P(1), 3, 7, ['a'])  # alias, nulls for defaults, a bare string
+    assert call_func(f, {'p': '{"x": 1}', 'the_n': 3}) == (P(1), 3, 7, None)
+    r = call_func(f, {'p': {'x': 1, 'z': 2}, 'q': 1}, raise_on_err=False)
+    assert 'q: unknown argument' in r and 'z: unknown argument' in r, r
+    args = {'p': {'x': 1}}
+    call_func(f, args)
+    assert args == {'p': {'x': 1}}  # the caller's dict is not changed
+
+def test_spec_cache_sees_class_edits_and_forgets():
+    "A record's `__init__` or annotations replaced: the tool's validator is remade; a dead function's entry is dropped"
+    import gc
+    from fncall.call import _specs
+    class R:
+        def __init__(self, a:int): self.a = a
+    def g(r:R): "G"; return r.a
+    assert call_func(g, {'r': {'a': '1'}}) == 1
+    def init(self, a:str): self.a = a
+    R.__init__ = init
+    assert call_func(g, {'r': {'a': 1}}) == '1'
+    i = id(g)
+    assert i in _specs
+    del g; gc.collect()
+    assert i not in _specs or _specs[i][0]() is not None

@@ -138,10 +138,10 @@ async def _listed(server):
 def _fncall_listed(in_process):
     "The tools of fncall's own MCP server, as `fncall serve mcp_demo [--in-process]` builds it (the python tool sandboxed or not)"
     from fncall.mcp import mcp_server, _load, _python_tool
-    py = _python_tool(in_process, 10, 512)
-    try: return anyio.run(_listed, mcp_server(_load('mcp_demo') | {'python': py}))
+    made, mk = [], _python_tool(in_process, 10, 512)
+    try: return anyio.run(_listed, mcp_server(_load('mcp_demo'), python=lambda: made.append(mk()) or made[-1]))
     finally:
-        if not in_process: py.__self__.close()  # the sandbox's worker process
+        for r in made + [mk()]: getattr(r, 'close', lambda: None)()  # each sandbox's worker process (the one made at start too)
 
 MCP_LISTED = anyio.run(_listed, srv) + _fncall_listed(False) + _fncall_listed(True)
 

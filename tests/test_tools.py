@@ -274,3 +274,28 @@ def test_claudette_with_fncall_python(reg):
     res = second['messages'][-1]['content']
     assert [(r['type'], r['tool_use_id']) for r in res] == [('tool_result', 'toolu_1'), ('tool_result', 'toolu_2')]
     assert '720' in str(res[0]['content']) and 'Paris: 25 celsius' in str(res[1]['content'])
+
+def test_tools_pickle(reg):
+    "A tool and a registry survive pickle and copy: the look-alike `__call__` is made again, for the new object"
+    import copy, pickle
+    from fncall.tools import FunctionTool
+    t = pickle.loads(pickle.dumps(FunctionTool(divide, 'Split a by b')))
+    assert (t('1', b=4), t.run({'a': 1, 'b': 'x'}).startswith('Error: invalid arguments'), t.__call__(6, 3)) == (0.25, True, 2.0)
+    assert (t.__name__, t.__doc__, t.__wrapped__, t.schema['description']) == ('divide', 'Split a by b', divide, 'Split a by b')
+    c = copy.copy(t)
+    assert c.__call__ is not t.__call__ and c.__call__(1, 2) == 0.5
+    r = pickle.loads(pickle.dumps(reg))
+    assert r.schemas('openai') == reg.schemas('openai') and r.run([{'type': 'tool_use', 'id': 'a', 'name': 'divide', 'input': {'a': 1, 'b': 2}}])[0]['content'][0]['content'] == '0.5'
+
+def test_schemas_cached(reg):
+    "`schemas` is made once per format; adding or removing a tool remakes it; what it returns is the caller's to edit"
+    s = reg.schemas('openai')
+    s[0]['function']['description'] = 'edited'; s.append('junk')
+    assert reg.schemas('openai') == [reg.tools[n].schema_for('openai') for n in ('get_weather', 'divide')]
+    assert reg.schemas('openai', strict=True)[0]['function'].get('strict') is True
+    def hello(name:str)->str: "Greet"; return name
+    reg.add(hello)
+    assert [s['name'] for s in reg.schemas()] == ['get_weather', 'divide', 'hello'] and reg.schemas('openai')[-1]['function']['name'] == 'hello'
+    assert (len(reg), repr(reg)) == (3, "FunctionRegistry(['get_weather', 'divide', 'hello'])")
+    del reg.tools['divide']
+    assert [s['name'] for s in reg.schemas()] == ['get_weather', 'hello']
