@@ -453,8 +453,11 @@ _plain_re = re.compile(r'''\{[^{}\[\]"'<`]{0,256}\}|\[[^{}\[\]"'<`]{0,256}\]''')
 _plain_part = re.compile(r'''[{\[][^{}\[\]"'<`]{0,256}''')
 _cont_re = re.compile(r'''\s{0,64},\s{0,64}"(?:[^"\\\n]|\\.){0,200}"\s{0,64}:''')
 _cont_part = re.compile(r'''\s{0,64}(?:,\s{0,64}(?:"(?:[^"\\\n]|\\.){0,200}(?:\\|"\s{0,64})?)?)?''')
-_xml_re = re.compile(r'<(?P<cl>/?)(?:\w+:)?(?P<tag>invoke|parameter|function_calls|function|tool_call)'
-                     r'''(?:\s+name\s*=\s*["'](?P<nm>[^"'<>\n]{0,64})["']|=(?P<eq>[^<>\n]{1,64}))?\s*>''')
+@functools.lru_cache(maxsize=16)
+def _xml_re(stops=()):
+    "XML calls' tags, and the tags named `stops`, which end the calls"
+    return re.compile(r'<(?P<cl>/?)(?:\w+:)?(?P<tag>invoke|parameter|function_calls|function' + ''.join('|'+re.escape(s) for s in stops) + ')'
+                      r'''(?:\s+name\s*=\s*["'](?P<nm>[^"'<>\n]{0,64})["']|=(?P<eq>[^<>\n]{1,64}))?\s*>''')
 _xml_part = re.compile(r'''</?[\w:]{0,20}(?:\s+(?:n(?:a(?:m(?:e(?:\s*=\s*(?:["'][^"'<>\n]{0,64}["']?\s*)?)?)?)?)?)?|=[^<>\n]{0,64})?''')
 
 
@@ -462,7 +465,7 @@ _xml_part = re.compile(r'''</?[\w:]{0,20}(?:\s+(?:n(?:a(?:m(?:e(?:\s*=\s*(?:["']
 @dataclass(slots=True)
 class _Item:
     kind:str # 'json', 'xml', 'py' (Python-style calls) or 'missing'
-    ctx:str # 'bare', 'marker', 'hermes', 'mistral', 'llama', 'tool_code', 'xml'
+    ctx:str # 'bare', 'marker', the tag that opened it ('<tool_call>', '[TOOL_CALLS]', ...), or 'xml'
     start:int
     end:int=0
     text:str=''
@@ -891,10 +894,10 @@ def _end_span(self:_Scanner, i, text):
 
 # %% ../nbs/06_parse.ipynb #8f3624a6
 @patch
-def begin_xml(self:_Scanner, kind, a, lines=False):
-    "XML calls from `a` on (`<invoke name=..>`, `<parameter name=..>`, `<parameter=..>`), up to `</kind>`; `lines`: a value on lines of its own loses the newlines that frame it"
+def begin_xml(self:_Scanner, kind, a, lines=False, stops=()):
+    "XML calls from `a` on (`<invoke name=..>`, `<parameter name=..>`, `<parameter=..>`), up to `</kind>` or a tag named in `stops`; `lines`: a value on lines of its own loses the newlines that frame it"
     self._end_expect(a)
-    self.mode,self.xml = 'xml',dict(kind=kind, call=None, param=None, start=a, lines=lines)
+    self.mode,self.xml = 'xml',dict(kind=kind, call=None, param=None, start=a, lines=lines, stops=stops, re=_xml_re(stops))
     self._payload()
 
 @patch
@@ -943,7 +946,7 @@ def _xml_flush(self:_Scanner, text, stop):
 def _xml(self:_Scanner, text, p):
     x = self.xml
     while True:
-        m = _xml_re.search(text, p)
+        m = x['re'].search(text, p)
         if m is None:
             j = text.rfind('<', max(p, len(text)-100))
             if j >= 0 and _xml_part.fullmatch(text, j) and self._hold(j): return j
@@ -956,7 +959,7 @@ def _xml(self:_Scanner, text, p):
         if tag == 'parameter' and not cl: self._xml_param(nm, m.end())
         elif tag == 'invoke' and not cl: self.xml_call(nm, self.base+i)
         elif tag == 'invoke' and cl: self._xml_end_call(self.base+m.end())
-        elif tag == 'tool_call': self._xml_close_all(self.base+i); return i
+        elif tag in x['stops']: self._xml_close_all(self.base+i); return i
         elif tag == x['kind'] and cl: self._xml_close_all(self.base+m.end()); return m.end()
         p = m.end()
 
@@ -1395,7 +1398,7 @@ class _XmlCalls(Dialect):
     starts = ('<function_calls>',)
     scans,wraps,unwraps = True,('<function_calls>',),('</function_calls>',)
     def open(self, sc, text, i, tok):
-        sc.begin_xml('function_calls', sc.base+i)
+        sc.begin_xml('function_calls', sc.base+i, stops=('tool_call',))
         return i+len(tok)
 
 _FN = re.compile(r'<function=([^<>\n]{1,64})>')
@@ -1409,7 +1412,7 @@ class _QwenCoder(Dialect):
     def claim(self, after, before): return _FN.match(after) is not None
     def open(self, sc, text, i, tok):
         m = _FN.match(text, i)
-        sc.begin_xml('function', sc.base+i, lines=True)
+        sc.begin_xml('function', sc.base+i, lines=True, stops=('tool_call',))  # `<tool_call><function=...>...</tool_call>`
         sc.xml_call(m[1].strip(), sc.base+i)
         return m.end()
 
