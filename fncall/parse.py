@@ -67,9 +67,11 @@ class ToolCallParser:
     @property
     def dialects(self): return _DIALECTS if self._dialects is None else self._dialects # the dialects read (a tuple): pinned, or every registered one
 
+    @property
+    def _all(self): return (*self.dialects, _marker(self.marker)) # and the marker's own dialect
     def _scanner(self, emit, hook=None, on_token=None): # with no driver (`on_token`), the scan reads the JSON dialects alone
-        ds = self.dialects if on_token else tuple(d for d in self.dialects if d.scans)
-        return _Scanner(self.marker, self.max_payload_chars, self.max_depth, emit, hook, ds, on_token)
+        ds = self._all if on_token else tuple(d for d in self._all if d.scans)
+        return _Scanner(self.max_payload_chars, self.max_depth, emit, hook, ds, on_token)
     def _ctx(self, tools):
         ts = None if tools is None else _named_tools(tools)
         return _Ctx(None if ts is None else {nm: None if isinstance(t, str) else _params(t) for nm,t in ts},
@@ -260,14 +262,20 @@ def _pick(ds, text, i, tok, final, prefixes, before=''):
         if d.claim(after, before): return d
 
 @functools.lru_cache(maxsize=64)
-def _wrap_l(marker, ds):
+def _wrap_l(ds):
     "The markup before a call that is cut with it, after it, and a quick test for a character or word the first needs"
     ws,words = [w for d in ds for w in d.wraps],[d.back_word for d in ds if d.back]
-    cues = {re.sub(r'\\(.)', r'\1', re.match(r'(?:\\.|[^\\.^$*+?{}()\[\]|])*', w)[0]) for w in ws}  # the literal word each starts with
+    cues = {_cue(w) for w in ws}
     wl = '|'.join(ws) or '(?!)'
     wr = '|'.join(sorted({w for d in ds for w in d.unwraps}, key=len, reverse=True)) or '(?!)'
-    return (re.compile(f'(?:{wl}|{re.escape(marker)}:?)[^\\S\\n]*\\n?\\s*(?:(?:{wl})\\s*)*\\Z'), re.compile(f'(?:\\s*(?:{wr}))*'),
-            re.compile('|'.join([r'[<\[`]', re.escape(marker), *(re.escape(c) for c in [*cues, *words] if c[:1] not in '<[`')])))
+    return (re.compile(f'(?:{wl})[^\\S\\n]*\\n?\\s*(?:(?:{wl})\\s*)*\\Z'), re.compile(f'(?:\\s*(?:{wr}))*'),
+            re.compile('|'.join([r'[<\[`]', *(re.escape(c) for c in {*cues, *words} if c and c[:1] not in '<[`')])))
+
+def _cue(w):
+    "The literal text regex `w` starts with (a quick test for it)"
+    lit = re.match(r'(?:\\\W|[^\\.^$*+?{}()\[\]|])*', w)[0]
+    if lit and w[len(lit):][:1] in ('?', '*', '{'): lit = lit[:-2] if lit[-2:-1] == '\\' else lit[:-1]  # its last char is optional
+    return re.sub(r'\\(.)', r'\1', lit)
 
 
 # %% ../nbs/06_parse.ipynb #86c0acd0
@@ -276,8 +284,8 @@ class _Driver:
     def __init__(self, parser, ctx, handle, events=None, hook=None):
         self.p,self.ctx,self.handle,self.events = parser,ctx,handle,events
         self.sc = parser._scanner(self._item, hook, on_token=self._token)
-        _,_,self.by_tok,self.start_re,self.prefixes = _tokens(parser.dialects)
-        self.wrap_l,self.wrap_r,self.wrap_a = _wrap_l(parser.marker, parser.dialects)
+        _,_,self.by_tok,self.start_re,self.prefixes = _tokens(parser._all)
+        self.wrap_l,self.wrap_r,self.wrap_a = _wrap_l(parser._all)
         self.span = None  # the open `_Span`
         self.taking = None  # (dialect, token, the text before the token that belongs to its span)
         self.plist,self.pstart,self.plen = [],0,0  # prose given to the scanner, not yet settled into content
@@ -296,7 +304,7 @@ def _item(self:_Driver, it):
     "A scanned item: its calls and errors; its text is cut from the content (only the tag, when nothing followed it)"
     out = self.handle(it)
     if it.kind == 'missing':
-        n = len(self.p.marker) if it.ctx == 'marker' else len(it.ctx)  # the tag
+        n = len(it.ctx)  # the tag
         self.cuts.append((it.start, min(it.end, it.start+n)))
     elif out: self.cuts.append((it.start, it.end))
     self._record(out)
@@ -465,7 +473,7 @@ _xml_part = re.compile(r'''</?[\w:]{0,20}(?:\s+(?:n(?:a(?:m(?:e(?:\s*=\s*(?:["']
 @dataclass(slots=True)
 class _Item:
     kind:str # 'json', 'xml', 'py' (Python-style calls) or 'missing'
-    ctx:str # 'bare', 'marker', the tag that opened it ('<tool_call>', '[TOOL_CALLS]', ...), or 'xml'
+    ctx:str # 'bare', the tag or marker that opened it ('<tool_call>', '[TOOL_CALLS]', 'TOOL_CALL', ...), or 'xml'
     start:int
     end:int=0
     text:str=''
@@ -532,31 +540,30 @@ _SLACK = 1024 # the fast path's window restarts once a span starts this far into
 _IN_SPAN = ('code', 'dq', 'sq', 'sqend', 'py', 'after') # the modes in which a span is open
 
 @functools.lru_cache(maxsize=64)
-def _scan_res(marker, dialects):
-    "The scanner's regular expressions and token prefixes for `marker` and `dialects` (their start tokens, and the tokens that end a JSON value)"
+def _scan_res(dialects):
+    "The scanner's regular expressions and token prefixes for `dialects`: their start tokens, and the tokens that end a JSON value"
     tokens,strong,by_tok = _tokens(dialects)[:3]
     terms = tuple({t for d in dialects if d.scans for t in d.terms})
     ends = (*terms, *strong)
-    mk = re.escape(marker) + (r'(?!\w)' if marker[-1:].isalnum() or marker[-1:]=='_' else '')
-    in_json = re.fullmatch(r'[\s{}\[\]:,0-9.eE+\-truefalsn]+', marker) is not None  # valid JSON may hold the marker: it ends no span
-    chars = ''.join(sorted({t[0] for t in ends} | set('{}[]"\'') | (set() if in_json else {marker[0]})))
-    own = f'(?P<mk>{mk})|(?P<open>[{{\\[])'
-    firsts = re.escape(''.join(sorted({t[0] for t in (*tokens, marker)} | set('{['))))
+    own = r'(?P<open>[{\[])'
+    firsts = re.escape(''.join(sorted({t[0] for t in tokens} | set('{['))))
     prose = f'(?=[{firsts}])(?:(?P<dia>{_alts(tokens) if tokens else "(?!)"})|{own})'  # the lookahead lets the search skip plain text fast
     brs = [t for t in terms if t[0] == '[']
-    return dict(marker=marker, mk_re=re.compile(mk), in_json=in_json, code_re=re.compile(f'[{re.escape(chars)}]'), prose_re=re.compile(prose),
-                own_re=re.compile(own), hold_re=re.compile(f'[{re.escape("".join({t[0] for t in tokens} | {marker[0]}))}]'),
+    shorter = {t: tuple(s for s in sorted(tokens, key=len, reverse=True) if len(s) < len(t) and t.startswith(s)) for t in tokens}
+    chars = ''.join(sorted({t[0] for t in ends} | set('{}[]"\'')))
+    return dict(code_re=re.compile(f'[{re.escape(chars)}]'), prose_re=re.compile(prose),
+                own_re=re.compile(own), hold_re=re.compile(f'[{re.escape("".join({t[0] for t in tokens}))}]') if tokens else None,
                 end_re=re.compile(_alts([t for t in ends if t[0] != '['])) if ends else None, br_re=re.compile(_alts(brs)) if brs else None,
-                tok_prefixes=_prefixes(tokens), end_prefixes=_prefixes(ends) | set(terms), by_tok=by_tok)
+                tok_prefixes=_prefixes(tokens), end_prefixes=_prefixes(ends) | set(terms), by_tok=by_tok, shorter=shorter)
 
 @functools.lru_cache(maxsize=64)
 def _prefixes(tokens): return frozenset(t[:n] for t in tokens for n in range(1, len(t)))
 
 class _Scanner:
     "Resumable linear scan of model text: JSON and Python-style spans, which end where their brackets balance; JSON dialects steer it from their tokens"
-    def __init__(self, marker='TOOL_CALL', cap=8000, max_depth=100, emit=None, hook=None, dialects=(), on_token=None):
+    def __init__(self, cap=8000, max_depth=100, emit=None, hook=None, dialects=(), on_token=None):
         self.cap,self.max_depth,self.emit,self.hook,self.on_token = cap,max_depth,emit,hook,on_token or self._own_token
-        self.__dict__.update(_scan_res(marker, dialects))
+        self.__dict__.update(_scan_res(dialects))
         self.taken = False # `on_token` took the text from `hold` on
         self.mode,self.region,self.expect,self.payloads = 'prose','bare',None,0
         self.region_start = 0
@@ -614,19 +621,15 @@ def _prose(self:_Scanner, text, p):
         for j in range(max(p, len(text)-80), i):
             if text[j] in '<[' and text[j:] in self.tok_prefixes and self._hold(j): return j
     if m['dia'] is not None:  # a dialect's token: the driver (or `_own_token`) decides
-        r = self.on_token(text, i, m['dia'])
-        if r == 'hold' and self._hold(i): return i
-        if r == 'take': self.hold,self.taken = i,True; return i
-        if isinstance(r, Dialect): return r.open(self, text, i, m['dia'])  # a JSON dialect steers the scan
-        m = self.own_re.match(text, i)  # not the dialect's: the marker or a bracket, if any
+        for tok in (m['dia'], *self.shorter[m['dia']]):  # then a token it starts with
+            r = self.on_token(text, i, tok)
+            if r == 'hold' and self._hold(i): return i
+            if r == 'take': self.hold,self.taken = i,True; return i
+            if isinstance(r, Dialect): return r.open(self, text, i, tok)  # a JSON dialect steers the scan
+        m = self.own_re.match(text, i)  # no dialect's: a bracket, if any
         if m is None: return i+1
-    if m['mk'] is not None:
-        t = text[i:i+80]
-        if (m.end() == len(text) or (len(t) < 80 and t in self.tok_prefixes)) and self._hold(i): return i  # may grow into a tag
-        self.expect_call('marker', self.base+i)
-        return m.end()
     t = text[i:i+80]
-    if len(t) < 80 and (self.marker.startswith(t) or t in self.tok_prefixes) and self._hold(i): return i  # `[TOOL_CALLS]` in the making
+    if len(t) < 80 and t in self.tok_prefixes and self._hold(i): return i  # `[TOOL_CALLS]` in the making
     if self._ctx() == 'bare' and not _jsonish.match(text, i):  # `{x}`, `[1]`: prose that holds nothing
         if m := _plain_re.match(text, i): return m.end()
         if _plain_part.fullmatch(text, i) and self._hold(i): return i
@@ -635,10 +638,9 @@ def _prose(self:_Scanner, text, p):
 @patch
 def _hold_tail(self:_Scanner, text, p):
     "Hold back a tail of `text` that may grow into a tag or the marker"
-    if self.final: return
+    if self.final or self.hold_re is None: return
     for m in self.hold_re.finditer(text, max(p, len(text)-80)):
-        t = text[m.start():]
-        if self.marker.startswith(t) or t in self.tok_prefixes: return self._hold(m.start())
+        if text[m.start():] in self.tok_prefixes: return self._hold(m.start())
 
 
 # %% ../nbs/06_parse.ipynb #5e1ec7a0
@@ -656,16 +658,15 @@ def end_region(self:_Scanner, a):
     self.region = 'bare'
 
 @patch
-def expect_call(self:_Scanner, tag, a, head=None):
-    "A call must follow `tag` (at `a`); `head`: (regex, regex of its prefixes) of a name written before its JSON"
+def expect_call(self:_Scanner, tag, a, head=None, what=None):
+    "A call must follow `tag` (at `a`; errors name it, or `what`); `head`: (regex, regex of its prefixes) of a name written before its JSON"
     self._end_expect(a)
-    self.expect,self.expect_start,self.head = tag,a,head
+    self.expect,self.expect_start,self.head,self.what = tag,a,head,what or repr(tag)
 
 @patch
 def _end_expect(self:_Scanner, a):
     if self.expect:
-        what = f'{self.marker!r} marker' if self.expect == 'marker' else repr(self.expect)
-        self.emit(_Item('missing', self.expect, self.expect_start, a, name=f'no tool call found after the {what}'))
+        self.emit(_Item('missing', self.expect, self.expect_start, a, name=f'no tool call found after the {self.what}'))
     self.expect,self.head,self.name = None,None,None
 
 @patch
@@ -813,10 +814,10 @@ def _code(self:_Scanner, text, p):
         elif c == "'":
             if self._sig_before(text, i) in '{[,:=(': self.mode,self.bs = 'sq',0; return i+1
             p = i+1
-        else:  # the first character of a token that ends a JSON value, or of the marker: the token ends an unclosed span
+        else:  # the first character of a token that ends a JSON value: the token ends an unclosed span
             t = text[i:i+65]
-            if len(t) <= 64 and (t in self.end_prefixes or self.marker.startswith(t)) and self._hold(i): return i
-            if (self.end_re and self.end_re.match(text, i)) or (not self.in_json and self.mk_re.match(text, i)):
+            if len(t) <= 64 and t in self.end_prefixes and self._hold(i): return i
+            if self.end_re and self.end_re.match(text, i):
                 self._end_span(i, text); return i
             p = i+1
 
@@ -1350,6 +1351,23 @@ class _Json(Dialect):
     scans,terms = True,('```',)
     wraps = ('Action:', 'functools', r'```\w{0,16}', '<function_call>', r'<\|tool_call\|>')
     unwraps = ('```', ';', ',')
+
+# %% ../nbs/06_parse.ipynb #5e1ec740
+class _Marker(Dialect):
+    "The parser's marker (`TOOL_CALL`), then one JSON call: each parser has its own, so it is not registered"
+    name,scans,look = 'marker',True,1
+    def __init__(self, marker):
+        self.starts,self.wraps = (marker,),(re.escape(marker) + ':?',)
+        self.word = re.match(r'\w', marker[-1]) is not None  # then `TOOL_CALL` is not in `TOOL_CALLS`
+        self.terms = () if re.fullmatch(r'[\s{}\[\]:,0-9.eE+\-truefalsn]+', marker) else (marker,)  # valid JSON may hold the marker: it ends no span
+    def claim(self, after, before): return not (self.word and re.match(r'\w', after[len(self.starts[0]):][:1]))
+    def open(self, sc, text, i, tok):
+        sc.expect_call(tok, sc.base+i, what=f'{tok!r} marker')
+        return i+len(tok)
+
+@functools.lru_cache(maxsize=64)
+def _marker(marker): return _Marker(marker)
+
 
 # %% ../nbs/06_parse.ipynb #5e1ec703
 @dialect
