@@ -69,8 +69,8 @@ class ToolCallParser:
 
     @property
     def _all(self): return (*self.dialects, _marker(self.marker)) # and the marker's own dialect
-    def _scanner(self, emit, hook=None, on_token=None): # with no driver (`on_token`), the scan reads the JSON dialects alone
-        ds = self._all if on_token else tuple(d for d in self._all if d.scans)
+    def _scanner(self, emit, hook=None, on_token=None, ds=None): # with no driver (`on_token`), the scan reads the JSON dialects alone
+        ds = ds or (self._all if on_token else tuple(d for d in self._all if d.scans))
         return _Scanner(self.max_payload_chars, self.max_depth, emit, hook, ds, on_token)
     def _ctx(self, tools):
         ts = None if tools is None else _named_tools(tools)
@@ -242,14 +242,14 @@ def _untyped(v, schema=None):
 # %% ../nbs/06_parse.ipynb #982873af
 @functools.lru_cache(maxsize=64)
 def _tokens(ds):
-    "For dialects `ds`: their start tokens, those that end an open JSON value, {token: the dialects it may open, in the order they claim it}, a regex of them all, their proper prefixes"
+    "For dialects `ds`: their start tokens, those that end an open JSON value, {token: the dialects it may open, in the order they claim it}, a regex of them all, their proper prefixes, those a dialect with `back` opens"
     by_tok = {}
     for d in sorted(ds, key=lambda d: d.scans): # a token shared with a JSON dialect is first the other dialect's, if it claims it
         for t in d.starts: by_tok.setdefault(t, []).append(d)
     by_tok = {t: tuple(v) for t,v in by_tok.items()}
     toks = tuple(by_tok)
     strong = tuple(t for t in toks if any(d.strong(t) for d in by_tok[t]))
-    return toks, strong, by_tok, re.compile(_alts(toks)) if toks else None, _prefixes(toks)
+    return toks, strong, by_tok, re.compile(_alts(toks)) if toks else None, _prefixes(toks), frozenset(t for t in toks if any(d.back for d in by_tok[t]))
 
 def _alts(ts): return '|'.join(map(re.escape, sorted(ts, key=len, reverse=True)))
 
@@ -283,9 +283,10 @@ class _Driver:
     "One linear pass over text fed in chunks: the earliest start token of any dialect opens its span; prose between spans goes to the JSON scanner"
     def __init__(self, parser, ctx, handle, events=None, hook=None):
         self.p,self.ctx,self.handle,self.events = parser,ctx,handle,events
-        self.sc = parser._scanner(self._item, hook, on_token=self._token)
-        _,_,self.by_tok,self.start_re,self.prefixes = _tokens(parser._all)
-        self.wrap_l,self.wrap_r,self.wrap_a = _wrap_l(parser._all)
+        ds = parser._all
+        self.sc = parser._scanner(self._item, hook, self._token, ds)
+        _,_,self.by_tok,self.start_re,self.prefixes,self.backs = _tokens(ds)
+        self.wrap_l,self.wrap_r,self.wrap_a = _wrap_l(ds)
         self.span = None  # the open `_Span`
         self.taking = None  # (dialect, token, the text before the token that belongs to its span)
         self.plist,self.pstart,self.plen = [],0,0  # prose given to the scanner, not yet settled into content
@@ -407,7 +408,7 @@ def feed(self:_Driver, s, final=False):
 def _token(self:_Driver, text, i, tok):
     "The scanner met dialect token `tok` at `text[i]`, in prose: 'hold' for more text, the JSON dialect that claims it (the scan reads on), 'take' its span, or 'pass' it back"
     ds = self.by_tok[tok]
-    before = self._before(self.sc.base+i) if any(d.back for d in ds) else ''
+    before = self._before(self.sc.base+i) if tok in self.backs else ''
     d = _pick(ds, text, i, tok, self.sc.final, self.prefixes, before)
     if d is None or d == 'hold': return d or 'pass'
     if d.scans: return d
@@ -621,11 +622,13 @@ def _prose(self:_Scanner, text, p):
         for j in range(max(p, len(text)-80), i):
             if text[j] in '<[' and text[j:] in self.tok_prefixes and self._hold(j): return j
     if m['dia'] is not None:  # a dialect's token: the driver (or `_own_token`) decides
-        for tok in (m['dia'], *self.shorter[m['dia']]):  # then a token it starts with
+        tok = m['dia']
+        for tok in (tok, *self.shorter[tok]):  # then a token it starts with
             r = self.on_token(text, i, tok)
-            if r == 'hold' and self._hold(i): return i
+            if r == 'pass': continue
             if r == 'take': self.hold,self.taken = i,True; return i
-            if isinstance(r, Dialect): return r.open(self, text, i, tok)  # a JSON dialect steers the scan
+            if r != 'hold': return r.open(self, text, i, tok)  # a JSON dialect steers the scan
+            if self._hold(i): return i
         m = self.own_re.match(text, i)  # no dialect's: a bracket, if any
         if m is None: return i+1
     t = text[i:i+80]
