@@ -1360,12 +1360,14 @@ class _Marker(Dialect):
     "The parser's marker (`TOOL_CALL`), then one JSON call: each parser has its own, so it is not registered"
     name,scans,look = 'marker',True,1
     def __init__(self, marker):
-        self.starts,self.wraps = (marker,),(re.escape(marker) + ':?',)
-        self.word = re.match(r'\w', marker[-1]) is not None  # then `TOOL_CALL` is not in `TOOL_CALLS`
+        self.starts,self.wraps,self.what,self.n = (marker,),(re.escape(marker) + ':?',),f'{marker!r} marker',len(marker)
+        self.word = marker[-1].isalnum() or marker[-1] == '_'  # then `TOOL_CALL` is not in `TOOL_CALLS`
         self.terms = () if re.fullmatch(r'[\s{}\[\]:,0-9.eE+\-truefalsn]+', marker) else (marker,)  # valid JSON may hold the marker: it ends no span
-    def claim(self, after, before): return not (self.word and re.match(r'\w', after[len(self.starts[0]):][:1]))
+    def claim(self, after, before):
+        c = after[self.n:self.n+1]
+        return not (self.word and (c.isalnum() or c == '_'))
     def open(self, sc, text, i, tok):
-        sc.expect_call(tok, sc.base+i, what=f'{tok!r} marker')
+        sc.expect_call(tok, sc.base+i, what=self.what)
         return i+len(tok)
 
 @functools.lru_cache(maxsize=64)
