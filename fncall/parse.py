@@ -67,8 +67,11 @@ class ToolCallParser:
     @property
     def dialects(self): return _DIALECTS if self._dialects is None else self._dialects # the dialects read (a tuple): pinned, or every registered one
 
-    def _scanner(self, emit, hook=None, on_token=None):
-        return _Scanner(self.marker, self.max_payload_chars, self.max_depth, emit, hook, self.dialects if on_token else (), on_token)
+    @property
+    def _all(self): return (*self.dialects, _marker(self.marker)) # and the marker's own dialect
+    def _scanner(self, emit, hook=None, on_token=None, ds=None): # with no driver (`on_token`), the scan reads the JSON dialects alone
+        ds = ds or (self._all if on_token else tuple(d for d in self._all if d.scans))
+        return _Scanner(self.max_payload_chars, self.max_depth, emit, hook, ds, on_token)
     def _ctx(self, tools):
         ts = None if tools is None else _named_tools(tools)
         return _Ctx(None if ts is None else {nm: None if isinstance(t, str) else _params(t) for nm,t in ts},
@@ -134,7 +137,7 @@ class StreamParser:
 
 # %% ../nbs/06_parse.ipynb #e57a87b1
 class Dialect:
-    "A family of tool-call formats: the tokens that open its span, the tokens that close it, and a reader for the span"
+    "A family of tool-call formats: the tokens that open its span, and a reader for the span (or, with `scans`, the JSON scan from the token on)"
     name = '' # the format, as errors name it
     starts = () # literal tokens that open a span
     ends = () # tokens that close the span (kept in it); none found: the span runs to the end of the text
@@ -144,8 +147,14 @@ class Dialect:
     back_word = '' # ...and the word it starts with: text from there on is not sent as content until the token decides
     def claim(self, after:str, before:str): return True # whether the token that starts `after` opens this dialect's span (`before`: up to 256 chars before it, given when `back` is set)
     def close(self, tok:str): return self.ends, self.stops # what closes a span opened by `tok`
-    def strong(self, tok:str): return '|' in tok or '｜' in tok or tok[:1] == '[' # a special token: it ends an open JSON span
+    def strong(self, tok:str): return not self.scans and ('|' in tok or '｜' in tok or tok[:1] == '[') # a special token that opens calls: it ends an open JSON span
     def read(self, span:str, start:int, tok:str, rd) -> list: return [] # what the span holds: `ToolCall`s, `CallError`s, ('text', s), ('reasoning', s)
+    calls = True # whether its spans may hold calls (reasoning, turn tokens: no)
+    scans = False # a span with no closing token (JSON, Python-style code): `open` starts the shared JSON scan at the token, and brackets end it
+    terms = () # `scans`: tokens that end an open JSON value wherever they stand
+    wraps = () # regexes of markup just before a JSON call, cut from the content with it (each starts with a literal word)
+    unwraps = () # regexes of markup just after it
+    def open(self, sc, text:str, i:int, tok:str) -> int: return i+len(tok) # `scans`: set the scan `sc` going for token `tok` at `text[i]`; where the scan goes on
 
 _DIALECTS = () # every registered dialect, in order
 def dialect(cls):
@@ -177,8 +186,7 @@ class _Reader:
     def calls_at(self, s, i):
         "Where the first special token that opens calls stands in `s` from `i`, or None"
         for m in self.drv.start_re.finditer(s, i):
-            d = self.drv.by_tok[m.group()]
-            if not isinstance(d, (_Reasoning, _EndOfReasoning, _Noise)) and d.strong(m.group()): return m.start()
+            if any(d.calls and d.strong(m.group()) for d in self.drv.by_tok[m.group()]): return m.start()
 
     def call(self, name, args, span, text='', untyped=False):
         "A `ToolCall` of `name` with `args` (a dict, or JSON text), or a `CallError`"
@@ -200,8 +208,8 @@ class _Reader:
         out = []
         sc = self.parser._scanner(lambda it: out.extend(self.parser._interpret(it, self.ctx)))
         sc.base = start
-        if region: sc._begin_region('hermes', start)
-        if py: sc._begin_py('tool_code', 0)
+        if region: sc.begin_region(self.name, start)
+        if py: sc.begin_py(self.name, (), 0)
         sc.feed(body, final=True); sc.close()
         if not out: return [self.err('no tool call found', (start, start+len(body)), body)]
         why = lambda r: 'no tool call found' if r.startswith('no tool call found') else r  # the tag is this dialect's, not the scan's
@@ -232,33 +240,53 @@ def _untyped(v, schema=None):
     return _typed(v)
 
 # %% ../nbs/06_parse.ipynb #982873af
-_WRAP_L = r'(?:Action:|<tool_call>|<tool_calls>|\[TOOL_CALLS\](?:\s*[\w.\-]{1,64})?(?:\s*\[CALL_ID\]\s*\w{0,64})?(?:\s*\[ARGS\])?|<\|python_tag\|>|<\|tool_call\|>|<function_call>|functools|```[\w]{0,16}|<function_calls>|<TOOLCALL>|<\|action_start\|>|<\|plugin\|>)'
-_WRAP_R = re.compile(r'(?:\s*(?:</tool_call>|</tool_calls>|</function_calls>|</function>|```|<\|eom_id\|>|<\|eot_id\|>|</TOOLCALL>|<\|action_end\|>|;|,))*')
-
 @functools.lru_cache(maxsize=64)
 def _tokens(ds):
-    "For dialects `ds`: their start tokens, those that end an open JSON value, {token: dialect}, a regex of them all, their proper prefixes"
-    by_tok = {t:d for d in reversed(ds) for t in d.starts}
+    "For dialects `ds`: their start tokens, those that end an open JSON value, {token: the dialects it may open, in the order they claim it}, a regex of them all, their proper prefixes, those a dialect with `back` opens"
+    by_tok = {}
+    for d in sorted(ds, key=lambda d: d.scans): # a token shared with a JSON dialect is first the other dialect's, if it claims it
+        for t in d.starts: by_tok.setdefault(t, []).append(d)
+    by_tok = {t: tuple(v) for t,v in by_tok.items()}
     toks = tuple(by_tok)
-    strong = tuple(t for t in toks if by_tok[t].strong(t))
-    return toks, strong, by_tok, re.compile('|'.join(map(re.escape, sorted(toks, key=len, reverse=True)))) if toks else None, _prefixes(toks)
+    strong = tuple(t for t in toks if any(d.strong(t) for d in by_tok[t]))
+    return toks, strong, by_tok, re.compile(_alts(toks)) if toks else None, _prefixes(toks), frozenset(t for t in toks if any(d.back for d in by_tok[t]))
+
+def _alts(ts): return '|'.join(map(re.escape, sorted(ts, key=len, reverse=True)))
+
+def _pick(ds, text, i, tok, final, prefixes, before=''):
+    "Which of dialects `ds` claims token `tok` at `text[i]`: a dialect, 'hold' (more text must come first), or None"
+    rest = len(text)-i
+    for d in ds:
+        after = text[i:i+len(tok)+d.look+64]
+        if not final and (rest < len(tok)+d.look or (rest < 64 and after in prefixes)): return 'hold'
+        if d.claim(after, before): return d
 
 @functools.lru_cache(maxsize=64)
-def _wrap_l(marker, words=()):
-    "The markup before a call that is cut with it, and a quick test for a character it needs"
-    return (re.compile(f'(?:{_WRAP_L}|{re.escape(marker)}:?)[^\\S\\n]*\\n?\\s*(?:(?:{_WRAP_L})\\s*)*\\Z'),
-            re.compile('|'.join([r'[<\[`]', 'Action:', 'functools', re.escape(marker), *map(re.escape, words)])))
+def _wrap_l(ds):
+    "The markup before a call that is cut with it, after it, and a quick test for a character or word the first needs"
+    ws,words = [w for d in ds for w in d.wraps],[d.back_word for d in ds if d.back]
+    cues = {_cue(w) for w in ws}
+    wl = '|'.join(ws) or '(?!)'
+    wr = '|'.join(sorted({w for d in ds for w in d.unwraps}, key=len, reverse=True)) or '(?!)'
+    return (re.compile(f'(?:{wl})[^\\S\\n]*\\n?\\s*(?:(?:{wl})\\s*)*\\Z'), re.compile(f'(?:\\s*(?:{wr}))*'),
+            re.compile('|'.join([r'[<\[`]', *(re.escape(c) for c in {*cues, *words} if c and c[:1] not in '<[`')])))
 
-_TAG_LEN = {'mistral': 12, 'hermes': 11, 'llama': 14} # the tag that opens a scan context with no call
+def _cue(w):
+    "The literal text regex `w` starts with (a quick test for it)"
+    lit = re.match(r'(?:\\\W|[^\\.^$*+?{}()\[\]|])*', w)[0]
+    if lit and w[len(lit):][:1] in ('?', '*', '{'): lit = lit[:-2] if lit[-2:-1] == '\\' else lit[:-1]  # its last char is optional
+    return re.sub(r'\\(.)', r'\1', lit)
+
 
 # %% ../nbs/06_parse.ipynb #86c0acd0
 class _Driver:
     "One linear pass over text fed in chunks: the earliest start token of any dialect opens its span; prose between spans goes to the JSON scanner"
     def __init__(self, parser, ctx, handle, events=None, hook=None):
         self.p,self.ctx,self.handle,self.events = parser,ctx,handle,events
-        self.sc = parser._scanner(self._item, hook, on_token=self._token)
-        _,_,self.by_tok,self.start_re,self.prefixes = _tokens(parser.dialects)
-        self.wrap_l,self.wrap_a = _wrap_l(parser.marker, tuple(d.back_word for d in parser.dialects if d.back))
+        ds = parser._all
+        self.sc = parser._scanner(self._item, hook, self._token, ds)
+        _,_,self.by_tok,self.start_re,self.prefixes,self.backs = _tokens(ds)
+        self.wrap_l,self.wrap_r,self.wrap_a = _wrap_l(ds)
         self.span = None  # the open `_Span`
         self.taking = None  # (dialect, token, the text before the token that belongs to its span)
         self.plist,self.pstart,self.plen = [],0,0  # prose given to the scanner, not yet settled into content
@@ -277,7 +305,7 @@ def _item(self:_Driver, it):
     "A scanned item: its calls and errors; its text is cut from the content (only the tag, when nothing followed it)"
     out = self.handle(it)
     if it.kind == 'missing':
-        n = len(self.p.marker) if it.ctx == 'marker' else _TAG_LEN.get(it.ctx, 0)
+        n = len(it.ctx)  # the tag
         self.cuts.append((it.start, min(it.end, it.start+n)))
     elif out: self.cuts.append((it.start, it.end))
     self._record(out)
@@ -323,7 +351,7 @@ def _settle(self:_Driver, final=False):
         m = self.wrap_l.search(txt, w0, max(p, a)) if self.wrap_a.search(txt, w0, max(p, a)) else None  # the cheap test first
         a2 = m.start() if m else a
         if b+64 > len(txt) and not final: L = min(L, a2); break
-        b = _WRAP_R.match(txt, b, b+64).end()
+        b = self.wrap_r.match(txt, b, b+64).end()
         out.append(txt[p:a2]); p = b
         self.cuts.popleft()
     L = max(L, p)
@@ -378,12 +406,12 @@ def feed(self:_Driver, s, final=False):
 
 @patch
 def _token(self:_Driver, text, i, tok):
-    "The scanner met dialect token `tok` at `text[i]`, in prose: 'take' its span, 'hold' for more text, or 'pass' it back"
-    d,rest = self.by_tok[tok],len(text)-i
-    after = text[i:i+len(tok)+d.look+64]
-    if not self.sc.final and (rest < len(tok)+d.look or (rest < 64 and after in self.prefixes)): return 'hold'
-    before = self._before(self.sc.base+i) if d.back else ''
-    if not d.claim(after, before): return 'pass'
+    "The scanner met dialect token `tok` at `text[i]`, in prose: 'hold' for more text, the JSON dialect that claims it (the scan reads on), 'take' its span, or 'pass' it back"
+    ds = self.by_tok[tok]
+    before = self._before(self.sc.base+i) if tok in self.backs else ''
+    d = _pick(ds, text, i, tok, self.sc.final, self.prefixes, before)
+    if d is None or d == 'hold': return d or 'pass'
+    if d.scans: return d
     m = d.back.search(before) if d.back else None
     self.taking = (d, tok, m[0] if m else '')
     return 'take'
@@ -426,12 +454,6 @@ def _closers(d, tok):
     return set(ends), not ends and not stops, re.compile('|'.join(map(re.escape, sorted([*ends, *stops], key=len, reverse=True)))) if ends or stops else None
 
 # %% ../nbs/06_parse.ipynb #d3d2057a
-_TAGS = ['<tool_call>', '</tool_call>', '[TOOL_CALLS]', '<|python_tag|>', '<|eom_id|>', '<|eot_id|>', '<function_calls>', '```tool_code']
-_TERMS = ['<tool_call>', '</tool_call>', '<|python_tag|>', '<|eom_id|>', '<|eot_id|>', '```']
-_PY_ENDS = {'llama': ['<|eom_id|>', '<|eot_id|>', '<|python_tag|>', '<tool_call>', '</tool_call>'], 'tool_code': ['```']}
-_FN = r'<function=(?P<fn>[^<>\n]{1,64})>'
-_term_re = re.compile('|'.join(map(re.escape, _TERMS)))
-_py_end_re = {k: re.compile('|'.join(map(re.escape, v))) for k,v in _PY_ENDS.items()}
 _ws_re = re.compile(r'\s*')
 _PY = r'\[\s{0,256}[^\W\d][\w.]{0,64}\s{0,16}\(' # `[f(`: a list of Python-style calls
 _pythonic = re.compile(_PY)
@@ -440,18 +462,19 @@ _plain_re = re.compile(r'''\{[^{}\[\]"'<`]{0,256}\}|\[[^{}\[\]"'<`]{0,256}\]''')
 _plain_part = re.compile(r'''[{\[][^{}\[\]"'<`]{0,256}''')
 _cont_re = re.compile(r'''\s{0,64},\s{0,64}"(?:[^"\\\n]|\\.){0,200}"\s{0,64}:''')
 _cont_part = re.compile(r'''\s{0,64}(?:,\s{0,64}(?:"(?:[^"\\\n]|\\.){0,200}(?:\\|"\s{0,64})?)?)?''')
-_mistral = re.compile(r'\s{0,64}(?P<nm>[A-Za-z_][\w.\-]{0,64})\s{0,16}(?:\[CALL_ID\][\w\-]{0,64})?\s{0,16}(?:\[ARGS\])?\s{0,16}(?=\{)')
-_mistral_part = re.compile(r'\s{0,64}(?:[A-Za-z_][\w.\-]{0,64}\s{0,16}(?:\[(?:C(?:A(?:L(?:L(?:_(?:I(?:D(?:\][\w\-]{0,64})?)?)?)?)?)?)?)?)?\s{0,16}(?:\[(?:A(?:R(?:G(?:S\]?)?)?)?)?)?\s{0,16})?')
-_xml_re = re.compile(r'<(?P<cl>/?)(?:\w+:)?(?P<tag>invoke|parameter|function_calls|function|tool_call)'
-                     r'''(?:\s+name\s*=\s*["'](?P<nm>[^"'<>\n]{0,64})["']|=(?P<eq>[^<>\n]{1,64}))?\s*>''')
+@functools.lru_cache(maxsize=16)
+def _xml_re(stops=()):
+    "XML calls' tags, and the tags named `stops`, which end the calls"
+    return re.compile(r'<(?P<cl>/?)(?:\w+:)?(?P<tag>invoke|parameter|function_calls|function' + ''.join('|'+re.escape(s) for s in stops) + ')'
+                      r'''(?:\s+name\s*=\s*["'](?P<nm>[^"'<>\n]{0,64})["']|=(?P<eq>[^<>\n]{1,64}))?\s*>''')
 _xml_part = re.compile(r'''</?[\w:]{0,20}(?:\s+(?:n(?:a(?:m(?:e(?:\s*=\s*(?:["'][^"'<>\n]{0,64}["']?\s*)?)?)?)?)?)?|=[^<>\n]{0,64})?''')
-_fn_part = re.compile(r'<function=[^<>\n]{0,64}')
+
 
 # %% ../nbs/06_parse.ipynb #85dc3b9d
 @dataclass(slots=True)
 class _Item:
     kind:str # 'json', 'xml', 'py' (Python-style calls) or 'missing'
-    ctx:str # 'bare', 'marker', 'hermes', 'mistral', 'llama', 'tool_code', 'xml'
+    ctx:str # 'bare', the tag or marker that opened it ('<tool_call>', '[TOOL_CALLS]', 'TOOL_CALL', ...), or 'xml'
     start:int
     end:int=0
     text:str=''
@@ -515,37 +538,38 @@ def _dq_end(s:str, p:int):
 
 # %% ../nbs/06_parse.ipynb #c8113656
 _SLACK = 1024 # the fast path's window restarts once a span starts this far into it
-_REGION_TAG = {'hermes': '<tool_call>', 'llama': '<|python_tag|>'} # errors name the tag
 _IN_SPAN = ('code', 'dq', 'sq', 'sqend', 'py', 'after') # the modes in which a span is open
 
 @functools.lru_cache(maxsize=64)
-def _scan_res(marker, dialects):
-    "The scanner's regular expressions and token prefixes for `marker` and the start tokens of `dialects`"
-    tokens,strong = _tokens(dialects)[:2]
-    mk = re.escape(marker) + (r'(?!\w)' if marker[-1:].isalnum() or marker[-1:]=='_' else '')
-    in_json = re.fullmatch(r'[\s{}\[\]:,0-9.eE+\-truefalsn]+', marker) is not None  # valid JSON may hold the marker: it ends no span
-    code_re = re.compile(r'''[{}\[\]"'<`]''' + ('' if marker[0] in '{}[]"\'' or in_json else '|' + re.escape(marker[0])))
-    own = '(?P<tag>' + '|'.join(map(re.escape, _TAGS)) + f'|{_FN})|(?P<mk>{mk})|(?P<open>[{{\\[])'
-    alts = lambda ts: '|'.join(map(re.escape, sorted(ts, key=len, reverse=True)))
-    firsts = re.escape(''.join(sorted({t[0] for t in (*tokens, *_TAGS, marker)} | set('<{['))))
-    prose = f'(?=[{firsts}])(?:(?P<dia>{alts(tokens) if tokens else "(?!)"})|{own})'  # the lookahead lets the search skip plain text fast
-    return (marker, re.compile(mk), in_json, code_re, re.compile(prose), re.compile(own), re.compile(r'[<\[`]|' + re.escape(marker[0])),
-            re.compile(alts(strong)) if strong else None, _prefixes(tokens), _prefixes(strong))
+def _scan_res(dialects):
+    "The scanner's regular expressions and token prefixes for `dialects`: their start tokens, and the tokens that end a JSON value"
+    tokens,strong,by_tok = _tokens(dialects)[:3]
+    terms = tuple({t for d in dialects if d.scans for t in d.terms})
+    ends = (*terms, *strong)
+    own = r'(?P<open>[{\[])'
+    firsts = re.escape(''.join(sorted({t[0] for t in tokens} | set('{['))))
+    prose = f'(?=[{firsts}])(?:(?P<dia>{_alts(tokens) if tokens else "(?!)"})|{own})'  # the lookahead lets the search skip plain text fast
+    brs = [t for t in terms if t[0] == '[']
+    shorter = {t: tuple(s for s in sorted(tokens, key=len, reverse=True) if len(s) < len(t) and t.startswith(s)) for t in tokens}
+    chars = ''.join(sorted({t[0] for t in ends} | set('{}[]"\'')))
+    return dict(code_re=re.compile(f'[{re.escape(chars)}]'), prose_re=re.compile(prose),
+                own_re=re.compile(own), hold_re=re.compile(f'[{re.escape("".join({t[0] for t in tokens}))}]') if tokens else None,
+                end_re=re.compile(_alts([t for t in ends if t[0] != '['])) if ends else None, br_re=re.compile(_alts(brs)) if brs else None,
+                tok_prefixes=_prefixes(tokens), end_prefixes=_prefixes(ends) | set(terms), by_tok=by_tok, shorter=shorter)
 
 @functools.lru_cache(maxsize=64)
 def _prefixes(tokens): return frozenset(t[:n] for t in tokens for n in range(1, len(t)))
 
 class _Scanner:
-    "Resumable linear scan of model text into tool-call items, fed in chunks"
-    def __init__(self, marker='TOOL_CALL', cap=8000, max_depth=100, emit=None, hook=None, dialects=(), on_token=None):
-        self.cap,self.max_depth,self.emit,self.hook,self.on_token = cap,max_depth,emit,hook,on_token
-        (self.marker,self.mk_re,self.in_json,self.code_re,self.prose_re,self.own_re,self.hold_re,self.strong_re,
-         self.tok_prefixes,self.strong_prefixes) = _scan_res(marker, dialects)
+    "Resumable linear scan of model text: JSON and Python-style spans, which end where their brackets balance; JSON dialects steer it from their tokens"
+    def __init__(self, cap=8000, max_depth=100, emit=None, hook=None, dialects=(), on_token=None):
+        self.cap,self.max_depth,self.emit,self.hook,self.on_token = cap,max_depth,emit,hook,on_token or self._own_token
+        self.__dict__.update(_scan_res(dialects))
         self.taken = False # `on_token` took the text from `hold` on
         self.mode,self.region,self.expect,self.payloads = 'prose','bare',None,0
         self.region_start = 0
         self.pend,self.base,self.last_sig,self.bs = '',0,'',0
-        self.mistral_name = None
+        self.head,self.name = None,None # a name before the expected JSON: (regex with group `nm`, regex of its prefixes); the name read
         self.xml = None
         self.win = (0, '')  # (offset, text) of the fast path's window
 
@@ -568,8 +592,7 @@ class _Scanner:
             self.sp.cut = end and self.mode != 'py' and bool(self.stack or self.mode in ('dq', 'sq', 'sqend'))
             self._end_span(0, '')
         if self.mode == 'xml': self._xml_close_all(self.base)
-        self._end_expect(self.base)
-        self._end_region(self.base)
+        self.end_region(self.base)
 
     def _hold(self, i):
         "Keep text from `i` for the next feed (not at the end)"
@@ -577,14 +600,19 @@ class _Scanner:
         self.hold = i
         return True
 
+    def _own_token(self, text, i, tok):
+        "With no driver: the JSON dialect that claims token `tok` at `text[i]`, 'hold' or 'pass'"
+        return _pick(self.by_tok[tok], text, i, tok, self.final, self.tok_prefixes) or 'pass'
+
+
 # %% ../nbs/06_parse.ipynb #e83baca9
 @patch
 def _prose(self:_Scanner, text, p):
-    if self.expect == 'mistral' and self.mistral_name is None:
-        m = _mistral.match(text, p)
-        if m: self.mistral_name = m['nm']; return m.end()
-        if _mistral_part.fullmatch(text, p) and self._hold(p): return p
-        self.mistral_name = ''
+    if self.head is not None:  # a name may come first (Mistral's `[TOOL_CALLS]name[ARGS]{...}`)
+        m = self.head[0].match(text, p)
+        if m: self.name,self.head = m['nm'],None; return m.end()
+        if self.head[1].fullmatch(text, p) and self._hold(p): return p
+        self.head = None
     m = self.prose_re.search(text, p)
     if m is None:
         self._hold_tail(text, p)
@@ -592,22 +620,19 @@ def _prose(self:_Scanner, text, p):
     i = m.start()
     if not self.final and len(text)-i < 80:  # a token cut by the end of the chunk, before the match, comes first
         for j in range(max(p, len(text)-80), i):
-            if text[j] in '<[' and (text[j:] in self.tok_prefixes or any(t.startswith(text[j:]) for t in _TAGS)) and self._hold(j): return j
-    if self.on_token and m['dia'] is not None:  # a dialect's token: the driver decides
-        r = self.on_token(text, i, m['dia'])
-        if r == 'hold' and self._hold(i): return i
-        if r == 'take': self.hold,self.taken = i,True; return i
-        m = self.own_re.match(text, i)  # not the dialect's: the scanner's own tag, marker or bracket, if any
+            if text[j] in '<[' and text[j:] in self.tok_prefixes and self._hold(j): return j
+    if m['dia'] is not None:  # a dialect's token: the driver (or `_own_token`) decides
+        tok = m['dia']
+        for tok in (tok, *self.shorter[tok]):  # then a token it starts with
+            r = self.on_token(text, i, tok)
+            if r == 'pass': continue
+            if r == 'take': self.hold,self.taken = i,True; return i
+            if r != 'hold': return r.open(self, text, i, tok)  # a JSON dialect steers the scan
+            if self._hold(i): return i
+        m = self.own_re.match(text, i)  # no dialect's: a bracket, if any
         if m is None: return i+1
-    if m['mk'] is not None:
-        t = text[i:i+80]
-        if (m.end() == len(text) or (len(t) < 80 and (any(s.startswith(t) for s in _TAGS) or _fn_part.fullmatch(t) or t in self.tok_prefixes))) and self._hold(i): return i  # may grow into a tag
-        self._end_expect(self.base+i)
-        self.expect,self.expect_start = 'marker',self.base+i
-        return m.end()
-    if m['tag'] is not None: return self._tag(text, m)
     t = text[i:i+80]
-    if len(t) < 80 and (any(s.startswith(t) for s in _TAGS) or self.marker.startswith(t) or t in self.tok_prefixes) and self._hold(i): return i  # `[TOOL_CALLS]` in the making
+    if len(t) < 80 and t in self.tok_prefixes and self._hold(i): return i  # `[TOOL_CALLS]` in the making
     if self._ctx() == 'bare' and not _jsonish.match(text, i):  # `{x}`, `[1]`: prose that holds nothing
         if m := _plain_re.match(text, i): return m.end()
         if _plain_part.fullmatch(text, i) and self._hold(i): return i
@@ -616,42 +641,36 @@ def _prose(self:_Scanner, text, p):
 @patch
 def _hold_tail(self:_Scanner, text, p):
     "Hold back a tail of `text` that may grow into a tag or the marker"
-    if self.final: return
+    if self.final or self.hold_re is None: return
     for m in self.hold_re.finditer(text, max(p, len(text)-80)):
-        t = text[m.start():]
-        if any(s.startswith(t) for s in _TAGS) or _fn_part.fullmatch(t) or self.marker.startswith(t) or t in self.tok_prefixes:
-            return self._hold(m.start())
+        if text[m.start():] in self.tok_prefixes: return self._hold(m.start())
+
+
+# %% ../nbs/06_parse.ipynb #5e1ec7a0
+@patch
+def begin_region(self:_Scanner, tag, a):
+    "JSON after `tag` (at offset `a`) holds calls, up to the next tag; none at all is an error naming the tag"
+    self.end_region(a)
+    self.region,self.region_start,self.payloads = tag,a,0
 
 @patch
-def _tag(self:_Scanner, text, m):
-    tag,i,a = m['tag'],m.start(),self.base+m.start()
+def end_region(self:_Scanner, a):
     self._end_expect(a)
-    if tag in ('<tool_call>', '<|python_tag|>', '</tool_call>', '<|eom_id|>', '<|eot_id|>'): self._end_region(a)
-    if tag == '<tool_call>': self._begin_region('hermes', a)
-    elif tag == '<|python_tag|>': self._begin_region('llama', a); self.mode = 'pytag'
-    elif tag == '[TOOL_CALLS]': self.expect,self.expect_start,self.mistral_name = 'mistral',a,None
-    elif tag == '<function_calls>': self._begin_xml('function_calls', a)
-    elif tag == '```tool_code': self._begin_py('tool_code', m.end())
-    elif m['fn'] is not None:
-        self._begin_xml('function', a)
-        self._xml_call(m['fn'].strip(), a)
-    return m.end()
-
-@patch
-def _begin_region(self:_Scanner, region, a): self.region,self.region_start,self.payloads = region,a,0
-
-@patch
-def _end_region(self:_Scanner, a):
     if self.region != 'bare' and not self.payloads:
-        self.emit(_Item('missing', self.region, self.region_start, a, name=f'no tool call found after the {_REGION_TAG.get(self.region, "")} tag'))
+        self.emit(_Item('missing', self.region, self.region_start, a, name=f'no tool call found after the {self.region} tag'))
     self.region = 'bare'
+
+@patch
+def expect_call(self:_Scanner, tag, a, head=None, what=None):
+    "A call must follow `tag` (at `a`; errors name it, or `what`); `head`: (regex, regex of its prefixes) of a name written before its JSON"
+    self._end_expect(a)
+    self.expect,self.expect_start,self.head,self.what = tag,a,head,what or repr(tag)
 
 @patch
 def _end_expect(self:_Scanner, a):
     if self.expect:
-        what = f'{self.marker!r} marker' if self.expect == 'marker' else "'[TOOL_CALLS]'"
-        self.emit(_Item('missing', self.expect, self.expect_start, a, name=f'no tool call found after the {what}'))
-    self.expect = None
+        self.emit(_Item('missing', self.expect, self.expect_start, a, name=f'no tool call found after the {self.what}'))
+    self.expect,self.head,self.name = None,None,None
 
 @patch
 def _ctx(self:_Scanner): return self.expect or self.region
@@ -659,38 +678,48 @@ def _ctx(self:_Scanner): return self.expect or self.region
 @patch
 def _payload(self:_Scanner):
     self.payloads += 1
-    self.expect = None
+    self.expect,self.head,self.name = None,None,None
+
 
 # %% ../nbs/06_parse.ipynb #f720dce4
+@patch
+def code_or_json(self:_Scanner, ends):
+    "Next: Python-style code up to one of tokens `ends`, unless JSON or XML follows"
+    self.mode,self.py_ends = 'pytag',ends
+
 @patch
 def _pytag(self:_Scanner, text, p):
     k = _ws_re.match(text, p).end()
     if k == len(text): return k
     if text[k] in '{[<': self.mode = 'prose'
-    else: self._begin_py('llama', k)
+    else: self.begin_py(self.region, self.py_ends, k)
     return k
 
 @patch
-def _begin_py(self:_Scanner, ctx, i):
-    self.sp,self.pieces,self.sp_local,self.mode = _Item('py', ctx, self.base+i),[],i,'py'
+def begin_py(self:_Scanner, tag, ends, i, eat=()):
+    "Python-style code (after `tag`) from `text[i]` up to one of tokens `ends` (those in `eat` belong to the span)"
+    self._end_expect(self.base+i)
+    self.sp,self.pieces,self.sp_local,self.mode = _Item('py', tag, self.base+i),[],i,'py'
+    self.py = (ends, re.compile(_alts(ends)) if ends else None, eat, max(map(len, ends), default=0))
     self._payload()
 
 @patch
 def _py(self:_Scanner, text, p):
     "Up to the tag or fence that ends the code"
-    ends = _PY_ENDS[self.sp.ctx]
-    m = _py_end_re[self.sp.ctx].search(text, p)
+    ends,end_re,eat,n = self.py
+    m = end_re.search(text, p) if end_re else None
     if m is None:
-        for k in range(max(p, len(text)-15), len(text)):
+        for k in range(max(p, len(text)-n), len(text)):
             if any(e.startswith(text[k:]) for e in ends) and self._hold(k): return k
         return len(text)
     self._end_span(m.start(), text)
-    return m.end() if m.group() == '```' else m.start()
+    return m.end() if m.group() in eat else m.start()
+
 
 # %% ../nbs/06_parse.ipynb #60c63e18
 @patch
 def _start_span(self:_Scanner, text, i):
-    self.sp = _Item('json', self._ctx(), self.base+i, name=self.mistral_name or None if self.expect=='mistral' else None)
+    self.sp = _Item('json', self._ctx(), self.base+i, name=self.name or None)
     self._payload()
     if self.hook is None and _jsonish.match(text, i) and (j := self._fast(text, i)): return j
     self.pieces,self.sp_local,self.stack,self.ncurly,self.nsquare,self.top = [],i,[],0,0,text[i]
@@ -709,7 +738,7 @@ def _fast(self:_Scanner, text, i):
         v,e,spans = _decode(w, j)
         if e-j > self.cap or _nested(v, self.max_depth) or _cont_re.match(text, i+e-j): return None
     except (ValueError, IndexError, RecursionError): return None
-    sp,self.sp,self.mistral_name = self.sp,None,None
+    sp,self.sp = self.sp,None
     sp.end,sp.size,sp.text,sp.value = a+e-j,e-j,w[j:e],v
     if spans is not None: sp.spans = [(w0+x, w0+y) for x,y in spans]
     self.emit(sp)
@@ -778,9 +807,9 @@ def _code(self:_Scanner, text, p):
             if q is None: self.mode = 'dq'; return len(text)
             p = q+1
         elif c in '{[':
-            if c == '[' and (text.startswith('[T', i) or i+1 == len(text)) and '[TOOL_CALLS]'.startswith(text[i:i+12]):  # Mistral's tag ends an unclosed span
-                if len(text)-i < 12 and self._hold(i): return i
-                if text.startswith('[TOOL_CALLS]', i): self._end_span(i, text); return i
+            if c == '[' and self.br_re:  # a tag like `[TOOL_CALLS]` ends an unclosed span
+                if len(text)-i <= 64 and text[i:] in self.end_prefixes and self._hold(i): return i
+                if self.br_re.match(text, i): self._end_span(i, text); return i
             p = self._open(text, i)
         elif c in '}]':
             p = self._close(text, i)
@@ -788,10 +817,10 @@ def _code(self:_Scanner, text, p):
         elif c == "'":
             if self._sig_before(text, i) in '{[,:=(': self.mode,self.bs = 'sq',0; return i+1
             p = i+1
-        else:  # '<', '`' or the marker's first character: a tag, fence or marker ends an unclosed span
+        else:  # the first character of a token that ends a JSON value: the token ends an unclosed span
             t = text[i:i+65]
-            if len(t) <= 64 and (any(s.startswith(t) for s in _TERMS) or self.marker.startswith(t) or t in self.strong_prefixes) and self._hold(i): return i
-            if _term_re.match(text, i) or (not self.in_json and self.mk_re.match(text, i)) or (self.strong_re and self.strong_re.match(text, i)):
+            if len(t) <= 64 and t in self.end_prefixes and self._hold(i): return i
+            if self.end_re and self.end_re.match(text, i):
                 self._end_span(i, text); return i
             p = i+1
 
@@ -864,17 +893,20 @@ def _end_span(self:_Scanner, i, text):
     sp,self.sp = self.sp,None
     sp.text,sp.end = ''.join(self.pieces),self.base+i
     self.pieces,self.stack,self.mode = [],[],'prose'
-    self.mistral_name = None
+    self.name = None
     self.emit(sp)
 
 # %% ../nbs/06_parse.ipynb #8f3624a6
 @patch
-def _begin_xml(self:_Scanner, kind, a):
-    self.mode,self.xml = 'xml',dict(kind=kind, call=None, param=None, start=a)
+def begin_xml(self:_Scanner, kind, a, lines=False, stops=()):
+    "XML calls from `a` on (`<invoke name=..>`, `<parameter name=..>`, `<parameter=..>`), up to `</kind>` or a tag named in `stops`; `lines`: a value on lines of its own loses the newlines that frame it"
+    self._end_expect(a)
+    self.mode,self.xml = 'xml',dict(kind=kind, call=None, param=None, start=a, lines=lines, stops=stops, re=_xml_re(stops))
     self._payload()
 
 @patch
-def _xml_call(self:_Scanner, name, a):
+def xml_call(self:_Scanner, name, a):
+    "A call of `name` starts at `a`"
     self._xml_end_call(a)
     self.xml['call'] = _Item('xml', 'xml', a, name=name, params={})
     if self.hook: self.hook.xml_start(self.xml['call'])
@@ -882,7 +914,7 @@ def _xml_call(self:_Scanner, name, a):
 @patch
 def _xml_param(self:_Scanner, name, local):
     self._xml_end_param()
-    if self.xml['call'] is None: self._xml_call('', self.base+local)
+    if self.xml['call'] is None: self.xml_call('', self.base+local)
     self.xml['param'],self.xml['pieces'],self.xml['plocal'] = name,[],local
 
 @patch
@@ -890,7 +922,7 @@ def _xml_end_param(self:_Scanner):
     x = self.xml
     if x['param'] is None: return
     v = ''.join(x['pieces'])
-    if x['kind'] == 'function' and v[:1] == v[-1:] == '\n': v = v[1:-1]  # a value on lines of its own
+    if x['lines'] and v[:1] == v[-1:] == '\n': v = v[1:-1]  # a value on lines of its own
     c = x['call']
     c.params[x['param']] = v
     c.size += len(v)
@@ -918,7 +950,7 @@ def _xml_flush(self:_Scanner, text, stop):
 def _xml(self:_Scanner, text, p):
     x = self.xml
     while True:
-        m = _xml_re.search(text, p)
+        m = x['re'].search(text, p)
         if m is None:
             j = text.rfind('<', max(p, len(text)-100))
             if j >= 0 and _xml_part.fullmatch(text, j) and self._hold(j): return j
@@ -929,9 +961,9 @@ def _xml(self:_Scanner, text, p):
             self._xml_end_param()
         nm = m['nm'] if m['nm'] is not None else (m['eq'] or '').strip()
         if tag == 'parameter' and not cl: self._xml_param(nm, m.end())
-        elif tag == 'invoke' and not cl: self._xml_call(nm, self.base+i)
+        elif tag == 'invoke' and not cl: self.xml_call(nm, self.base+i)
         elif tag == 'invoke' and cl: self._xml_end_call(self.base+m.end())
-        elif tag == 'tool_call': self._xml_close_all(self.base+i); return i
+        elif tag in x['stops']: self._xml_close_all(self.base+i); return i
         elif tag == x['kind'] and cl: self._xml_close_all(self.base+m.end()); return m.end()
         p = m.end()
 
@@ -1314,12 +1346,116 @@ def _error(self:StreamParser, e, frames):
     for f in frames: self.raw.pop(f.idx)
     self.events += [StreamEvent('error', tool_name=f.name, error=e, index=f.idx) for f in frames] or [StreamEvent('error', error=e)]
 
+# %% ../nbs/06_parse.ipynb #5e1ec701
+@dialect
+class _Json(Dialect):
+    "JSON and Python-style calls in prose, which the JSON scan finds by their brackets (no token opens them), and the markup models put around them"
+    name = 'JSON in prose'
+    scans,terms = True,('```',)
+    wraps = ('Action:', 'functools', r'```\w{0,16}', '<function_call>', r'<\|tool_call\|>')
+    unwraps = ('```', ';', ',')
+
+# %% ../nbs/06_parse.ipynb #5e1ec740
+class _Marker(Dialect):
+    "The parser's marker (`TOOL_CALL`), then one JSON call: each parser has its own, so it is not registered"
+    name,scans,look = 'marker',True,1
+    def __init__(self, marker):
+        self.starts,self.wraps,self.what,self.n = (marker,),(re.escape(marker) + ':?',),f'{marker!r} marker',len(marker)
+        self.word = marker[-1].isalnum() or marker[-1] == '_'  # then `TOOL_CALL` is not in `TOOL_CALLS`
+        self.terms = () if re.fullmatch(r'[\s{}\[\]:,0-9.eE+\-truefalsn]+', marker) else (marker,)  # valid JSON may hold the marker: it ends no span
+    def claim(self, after, before):
+        c = after[self.n:self.n+1]
+        return not (self.word and (c.isalnum() or c == '_'))
+    def open(self, sc, text, i, tok):
+        sc.expect_call(tok, sc.base+i, what=self.what)
+        return i+len(tok)
+
+@functools.lru_cache(maxsize=64)
+def _marker(marker): return _Marker(marker)
+
+
+# %% ../nbs/06_parse.ipynb #5e1ec703
+@dialect
+class _Hermes(Dialect):
+    "Hermes, Qwen 2.5/3, Granite 4, Reka, ERNIE 4.5: `<tool_call>{json}</tool_call>`"
+    name = 'Hermes'
+    starts = terms = ('<tool_call>', '</tool_call>')
+    scans,wraps,unwraps = True,('<tool_call>',),('</tool_call>',)
+    def open(self, sc, text, i, tok):
+        if tok == '<tool_call>': sc.begin_region(tok, sc.base+i)
+        else: sc.end_region(sc.base+i)
+        return i+len(tok)
+
+# %% ../nbs/06_parse.ipynb #5e1ec704
+_MISTRAL_HEAD = (re.compile(r'\s{0,64}(?P<nm>[A-Za-z_][\w.\-]{0,64})\s{0,16}(?:\[CALL_ID\][\w\-]{0,64})?\s{0,16}(?:\[ARGS\])?\s{0,16}(?=\{)'),
+                 re.compile(r'\s{0,64}(?:[A-Za-z_][\w.\-]{0,64}\s{0,16}(?:\[(?:C(?:A(?:L(?:L(?:_(?:I(?:D(?:\][\w\-]{0,64})?)?)?)?)?)?)?)?)?\s{0,16}(?:\[(?:A(?:R(?:G(?:S\]?)?)?)?)?)?\s{0,16})?'))
+
+@dialect
+class _Mistral(Dialect):
+    "Mistral, Magistral, Ministral: `[TOOL_CALLS]` then an array of calls, or `name{...}` (with `[CALL_ID]id`, `[ARGS]`)"
+    name = 'Mistral'
+    starts = terms = ('[TOOL_CALLS]',)
+    scans,wraps = True,(r'\[TOOL_CALLS\](?:\s*[\w.\-]{1,64})?(?:\s*\[CALL_ID\]\s*\w{0,64})?(?:\s*\[ARGS\])?',)
+    def open(self, sc, text, i, tok):
+        sc.expect_call(tok, sc.base+i, _MISTRAL_HEAD)
+        return i+len(tok)
+
+# %% ../nbs/06_parse.ipynb #5e1ec705
+@dialect
+class _PythonTag(Dialect):
+    "Llama 3.1, 3.2: `<|python_tag|>`, then JSON calls separated by `;` or Python-style calls, up to `<|eom_id|>`"
+    name = 'python_tag'
+    starts = terms = ('<|python_tag|>', '<|eom_id|>', '<|eot_id|>')
+    scans,wraps,unwraps = True,(r'<\|python_tag\|>',),(r'<\|eom_id\|>', r'<\|eot_id\|>')
+    def open(self, sc, text, i, tok):
+        if tok != '<|python_tag|>': sc.end_region(sc.base+i); return i+len(tok)
+        sc.begin_region(tok, sc.base+i)
+        sc.code_or_json(self.starts + ('<tool_call>', '</tool_call>'))
+        return i+len(tok)
+
+# %% ../nbs/06_parse.ipynb #5e1ec706
+@dialect
+class _XmlCalls(Dialect):
+    "Claude-style prompts: `<function_calls><invoke name=...><parameter name=...>`"
+    name = 'function_calls'
+    starts = ('<function_calls>',)
+    scans,wraps,unwraps = True,('<function_calls>',),('</function_calls>',)
+    def open(self, sc, text, i, tok):
+        sc.begin_xml('function_calls', sc.base+i, stops=('tool_call',))
+        return i+len(tok)
+
+_FN = re.compile(r'<function=([^<>\n]{1,64})>')
+
+@dialect
+class _QwenCoder(Dialect):
+    "Qwen3-Coder, Nemotron 3, Step 3.5: `<function=name>` with `<parameter=name>` elements"
+    name = 'Qwen3-Coder'
+    starts = ('<function=',)
+    scans,look,unwraps = True,65,('</function>',)
+    def claim(self, after, before): return _FN.match(after) is not None
+    def open(self, sc, text, i, tok):
+        m = _FN.match(text, i)
+        sc.begin_xml('function', sc.base+i, lines=True, stops=('tool_call',))  # `<tool_call><function=...>...</tool_call>`
+        sc.xml_call(m[1].strip(), sc.base+i)
+        return m.end()
+
+# %% ../nbs/06_parse.ipynb #5e1ec707
+@dialect
+class _ToolCode(Dialect):
+    "Gemma 2, 3: Python-style calls in a ```` ```tool_code ```` block"
+    name = 'tool_code'
+    starts,scans = ('```tool_code',),True
+    def open(self, sc, text, i, tok):
+        sc.begin_py(tok, ('```',), i+len(tok), eat=('```',))
+        return i+len(tok)
+
 # %% ../nbs/06_parse.ipynb #05b2305b
 @dialect
 class _Reasoning(Dialect):
     "Reasoning between tags: DeepSeek R1, Qwen3, GLM, MiniMax (`<think>`), Seed-OSS (`<seed:think>`), Mistral Magistral (`[THINK]`), Command R7B (`<|START_THINKING|>`), Gemma 4 (`<|channel>thought`)"
     name = 'reasoning'
     pairs = {'<think>': '</think>', '<seed:think>': '</seed:think>', '[THINK]': '[/THINK]', '<|START_THINKING|>': '<|END_THINKING|>', '<|channel>': '<channel|>'}
+    calls = False
     starts = tuple(pairs)
     def close(self, tok): return (self.pairs[tok],), ()
     def strong(self, tok): return True
@@ -1335,6 +1471,7 @@ class _Reasoning(Dialect):
 class _EndOfReasoning(Dialect):
     "A reasoning end with no start: the chat template opened the reasoning, so the text before it is reasoning and holds no call"
     name = 'end of reasoning'
+    calls = False
     starts = ('</think>', '</seed:think>', '<|END_THINKING|>', '[BEGIN FINAL RESPONSE]')
     def close(self, tok): return (), ()
     def strong(self, tok): return True
@@ -1345,6 +1482,7 @@ class _EndOfReasoning(Dialect):
 class _Noise(Dialect):
     "Turn and channel tokens that frame an answer (Command R, Gemma 4, GigaChat, Harmony): not shown, not calls"
     name = 'turn tokens'
+    calls = False
     starts = ('<|START_RESPONSE|>', '<|END_RESPONSE|>', '<|START_TEXT|>', '<|END_TEXT|>', '<|CHATBOT_TOKEN|>', '<|END_OF_TURN_TOKEN|>',
               '<channel|>', '<|message_sep|>', '</s>', '<|end|>', '<|return|>', '<|call|>')
     def close(self, tok): return (), ()
@@ -1375,6 +1513,8 @@ class _Tagged(Dialect):
     "JSON, Python-style or `<function=...>` calls between a pair of tags: Jamba, Hunyuan, Apriel (`<tool_calls>`), Nemotron (`<TOOLCALL>`), LongCat, InternLM 2 (`<|action_start|><|plugin|>`), Command R7B (`<|START_ACTION|>`), LFM2 (`<|tool_call_start|>`), Llama 4 (`<|python_start|>`), Seed-OSS (`<seed:tool_call>`)"
     name = 'tagged calls'
     starts = tuple(_JSON_TAGS)
+    wraps = ('<tool_calls>', '<TOOLCALL>', r'<\|action_start\|>', r'<\|plugin\|>')
+    unwraps = ('</tool_calls>', '</TOOLCALL>', r'<\|action_end\|>')
     def close(self, tok): return (_JSON_TAGS[tok],), ()
     def read(self, span, start, tok, rd):
         body,off,end = span[len(tok):],len(tok),_JSON_TAGS[tok]

@@ -1,7 +1,7 @@
 "Adversarial inputs and random-chunking stream tests for fncall.parse (outcomes only, no timings)"
 import json, random, time
 import pytest
-from fncall.parse import ToolCall, ToolCallParser, StreamParser
+from fncall.parse import ToolCall, ToolCallParser, StreamParser, Dialect
 
 P = ToolCallParser()
 
@@ -419,3 +419,52 @@ def test_marker_overlapping_tags_streams_like_parse(marker, data):
     for a,b in zip([0] + cuts, cuts + [len(text)]): sp.feed(text[a:b])
     sp.close()
     assert sp.result() == p.parse(text)
+
+class _CallTag(Dialect):
+    "A JSON format with no closing tag, added as a dialect alone: JSON calls after `<call>`"
+    name = 'call tag'
+    starts = terms = wraps = ('<call>',)
+    scans = True
+    def open(self, sc, text, i, tok):
+        sc.begin_region(tok, sc.base+i)
+        return i+len(tok)
+
+_CALL_TEXTS = ['Both: <call>{"name": "add", "arguments": {"a": 1}} <call>[{"name": "neg", "arguments": {"x": "}"}}] done.',
+               'x <call> nothing <call>{"name": "f", "arguments": {"s": "<call>"}}',
+               '<call>{"name": "f", "arguments": {"a": [1, 2</call> <tool_call>{"name": "g", "arguments": {}}</tool_call>',
+               '<think><call>{"name": "no", "arguments": {}}</think><call>{"name": "yes", "arguments": {}}']
+
+@pytest.mark.parametrize('text', _CALL_TEXTS)
+def test_json_dialect_added_alone(text):
+    "A dialect that steers the shared JSON scan: read by parse, and by StreamParser in any chunking, with no other code"
+    p = ToolCallParser(dialects=[*ToolCallParser().dialects, _CallTag()])
+    ref,rng = p.parse(text),random.Random(7)
+    assert '<call>' not in ref.content
+    for chunk in (1, 7, None):
+        sp = StreamParser(parser=p)
+        evs = [e for i in range(0, len(text), chunk or len(text)) for e in sp.feed(text[i:i+(chunk or len(text))])] + sp.close()
+        assert sp.result() == ref
+        assert [e.tool_call for e in evs if e.type == 'end'] == ref.tool_calls
+        check_deltas(text, evs)
+    for _ in range(10):
+        sp,evs = stream(text, rng, parser=p)
+        assert sp.result() == ref
+    assert '<call>' in ToolCallParser().parse(text).content  # the default parser does not know the tag
+
+def test_json_dialects_and_pinning():
+    "The JSON family are dialects like the others: a pinned set without them does not read their tags; the JSON scan of prose always runs"
+    text = '<tool_call>{"name": "a", "arguments": {}}</tool_call> [TOOL_CALLS]b{"x": 1}'
+    assert [c.tool_name for c in P.parse(text).tool_calls] == ['a', 'b']
+    r = ToolCallParser(dialects=['Hermes']).parse(text)
+    assert [c.tool_name for c in r.tool_calls] == ['a'] and r.errors == []  # `b{...}` is prose JSON without its tag
+    assert [c.tool_name for c in ToolCallParser(dialects=['Mistral']).parse(text).tool_calls] == ['a', 'b']  # bare JSON after a stray tag
+
+def test_scanner_and_driver_name_no_format():
+    "Neither the scan nor the driver holds a dialect's token: a format lives in its dialect alone"
+    import inspect, fncall.parse as m
+    toks = {t for d in ToolCallParser().dialects for t in (*d.starts, *d.terms)} | {'tool_call', 'function_calls', 'python_tag', 'TOOL_CALLS'}
+    for cls in (m._Scanner, m._Driver):
+        for k,f in vars(cls).items():
+            if callable(f) and hasattr(f, '__code__'):
+                code = '\n'.join(l.split('  #')[0] for l in inspect.getsource(f).splitlines())  # comments may name an example
+                assert not [t for t in toks if t in code], (cls.__name__, k)
