@@ -65,7 +65,9 @@ class ToolCallParser:
         self._dialects = None if dialects is None else _dialects(dialects)
 
     @property
-    def dialects(self): return _DIALECTS if self._dialects is None else self._dialects # the dialects read (a tuple): pinned, or every registered one
+    def dialects(self):
+        "The dialects read (a tuple): those pinned, or every registered one"
+        return _DIALECTS if self._dialects is None else self._dialects
 
     @property
     def _all(self): return (*self.dialects, _marker(self.marker)) # and the marker's own dialect

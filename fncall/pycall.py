@@ -117,7 +117,7 @@ def _call(node:ast.Call, src:str, ctx) -> dict:
                              "is not supported; write each value out")
         args[f'_pos_{i}'] = _lit(a, src, ctx, f'positional argument {i}')
     for kw in node.keywords:
-        if kw.arg is None: raise ValueError("**kwargs not supported") # seed 000 prints exactly this
+        if kw.arg is None: raise ValueError("**kwargs not supported") # the whole message: nothing to say where
         if kw.arg in args: raise ValueError(f"Invalid function call syntax: keyword argument {kw.arg!r} repeated")
         args[kw.arg] = _lit(kw.value, src, ctx, f'argument {kw.arg!r}')
     return {'tool': _name(src, node.func), 'arguments': args}

@@ -115,7 +115,9 @@ class FunctionRegistry:
         return lambda fn: self.add(fn, description or None, name)
 
     @property
-    def ns(self)->dict: return {nm: t.fn for nm,t in self.tools.items()}
+    def ns(self)->dict:
+        "The tools' functions by tool name: a namespace for `call_func`"
+        return {nm: t.fn for nm,t in self.tools.items()}
 
     def schemas(self, provider:str='anthropic', strict:bool=False)->list:
         "The tool list for `provider` (a copy, so it can be edited: made once per format, and again when the tools change)"
