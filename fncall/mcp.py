@@ -200,10 +200,12 @@ def _address(spec):
     if not port.isdigit() or int(port) > 65535: raise ValueError(f"--http takes [HOST:]PORT, got {spec!r}")
     return host, int(port)
 
-def _loopback(host):
-    if host == 'localhost': return True
-    try: return ipaddress.ip_address(host).is_loopback
-    except ValueError: return False
+def _guarded(host):
+    "`host` as the SDK writes the loopback names whose Host and Origin headers it checks (DNS rebinding), or None: other addresses need a token"
+    if host == 'localhost': return host
+    try: ip = ipaddress.ip_address(host)
+    except ValueError: return None
+    return next((h for h in ('127.0.0.1', '::1') if ip == ipaddress.ip_address(h)), None)
 
 class _Bearer:
     "ASGI middleware: every HTTP request must carry `Authorization: Bearer <token>` (compared in constant time), else 401"
@@ -222,8 +224,9 @@ def _serve_http(srv, spec, token, max_sessions, idle_timeout):
     import uvicorn
     host, port = _address(spec)
     token = token or os.environ.get('FNCALL_TOKEN') or None
-    if not _loopback(host) and not token:
-        raise ValueError(f"refusing to serve on {host}, beyond this machine, without a token: pass --token or set FNCALL_TOKEN")
+    if (g := _guarded(host)) is None and not token:
+        raise ValueError(f"refusing to serve on {host} without a token (only 127.0.0.1, ::1 and localhost are guarded against other sites' pages): pass --token or set FNCALL_TOKEN")
+    host = g or host
     app = srv.streamable_http_app(host=host, max_sessions=max_sessions, session_idle_timeout=idle_timeout)
     if token: app = _Bearer(app, token)
     sock = socket.socket(socket.AF_INET6 if ':' in host else socket.AF_INET)

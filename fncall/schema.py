@@ -649,7 +649,9 @@ def _bound(f, t):
     "Names of the parameters of `t` that `partial` `f` binds (the model can't change them)"
     if not isinstance(f, partial) and (f := _pinner(f)) is not None: t = _target(f)  # a wrapper of a partial pins what it pins
     if not isinstance(f, partial): return set()
-    return set(f.keywords) | (set(inspect.signature(t).parameters) - set(inspect.signature(f).parameters))
+    kw, g = set(), f
+    while isinstance(g, partial): kw, g = kw | set(g.keywords), g.func  # a partial of a partial pins what each pins
+    return kw | (set(inspect.signature(t).parameters) - set(inspect.signature(f).parameters))
 
 def _drop(s, skip):
     "Remove the properties of object schema `s` whose names `skip` says (and `required` if none is left)"

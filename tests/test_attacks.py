@@ -11,6 +11,7 @@ from hypothesis import given, settings, HealthCheck, strategies as st
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
 import fncall.call
+from fncall.schema import get_schema
 from fncall.call import call_func, call_func_async, call_funcs, call_funcs_async, coerce_inputs, resolve_nm
 from fncall.mktool import mk_tool
 from fncall.tools import FunctionRegistry, _read
@@ -411,3 +412,12 @@ def test_fuzz_call_func_arguments(args):
     except ValueError as e: assert type(e).__name__ == '_InputError' and len(str(e)) < 2000, repr(e)
     r = call_func(every, args, raise_on_err=False)
     assert r == 'ran' or r.startswith("Error: invalid arguments for tool 'every':\n") and 'Traceback' not in r, r
+
+def test_3_partial_of_partial_pins_both():
+    "A partial of a partial (as the tool loop makes for hidden parameters) pins the keywords of each"
+    def who(q:str, user:str='x', role:str='viewer')->str: "Who"; return f"{user} {role}"
+    f = partial(partial(who, role='viewer'), user='guest')
+    assert "role: fixed by the tool" in call_func(f, {'q': 'x', 'role': 'admin'}, raise_on_err=False)
+    assert "user: fixed by the tool" in call_func(f, {'q': 'x', 'user': 'root'}, raise_on_err=False)
+    assert call_func(f, {'q': 'x'}) == 'guest viewer'
+    assert list(get_schema(f)['input_schema']['properties']) == ['q']

@@ -418,3 +418,14 @@ def test_anthropic_thinking_sent_back(reg):
     turn = fake.sent[1]['messages'][1]
     assert turn['role'] == 'assistant' and turn['content'][0] == {'type': 'thinking', 'thinking': 'Rome first.', 'signature': 'sig=='}
     assert turn['content'][1]['type'] == 'tool_use'
+
+def test_hidden_on_a_partial_keeps_its_pins():
+    "A partial tool with a hidden parameter: the loop's binding of the hidden value doesn't free what the partial pinned"
+    import functools
+    from fncall.loop import _conceal
+    from fncall.call import call_func
+    def who(q:str, user:Hidden[str], role:str='viewer')->str: "Who"; return f"{user} {role}"
+    reg = FunctionRegistry(); reg.add(functools.partial(who, role='viewer'), 'Who', 'who')
+    t = _conceal(reg.tools, {'user': 'guest'})[0]['who']
+    assert "role: fixed by the tool" in call_func(t.fn, {'q': 'x', 'role': 'admin'}, raise_on_err=False)
+    assert call_func(t.fn, {'q': 'x'}) == 'guest viewer'
