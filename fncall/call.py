@@ -28,6 +28,7 @@ def mk_ns(
     fs, # A function, a mapping of names to functions, or a list of functions and mappings
 )->dict: # Name -> function
     "Namespace of the tools in `fs`"
+    if type(fs) is dict: return fs  # a namespace already (every call by name passes one): at once
     if fs is None: return {}
     if type(fs) is list and len(fs) == 1 and type(o := fs[0]) is types.FunctionType and o.__name__.isidentifier(): return {o.__name__: o}  # `ns=[f]`, at once
     if not isinstance(fs, (list, tuple)):
@@ -262,9 +263,7 @@ def _spec(func):
     "The cached `_Spec` of `func`, remade when `get_schema` would remake its schema (the same fingerprint)"
     o = func.__func__ if type(func) is types.MethodType else func
     key, h = func is not o, _specs.get(id(o))
-    if h is not None and h[0]() is o and (e := h[1].get(key)) and e[1] == custom_types:
-        fp, old = _fp(func, e[2].classes), e[0]
-        if len(fp) == len(old) and all(map(operator.is_, fp, old)): return e[2]  # identity, item by item, as the schema's `unchanged`
+    if h is not None and h[0]() is o and (e := h[1].get(key)) and e[1] == custom_types and _fp(func, e[2].classes) == e[0]: return e[2]
     res = _make_spec(func)
     if h is None or h[0]() is not o:
         try: h = _specs[id(o)] = weakref.ref(o, partial(_forget, id(o))), {}
@@ -274,9 +273,9 @@ def _spec(func):
 
 def _fp(func, classes):
     "What `func`'s validator depends on: the schema's `fingerprint`, read at once for a plain function (its code, defaults, annotations and each annotation; its docstring plays no part), and the `__init__` and own annotations of `classes`"
-    if type(func) is not types.FunctionType: return fingerprint(func, target(func), classes)
+    if type(func) is not types.FunctionType: return tuple(fingerprint(func, target(func), classes))
     ann = func.__annotations__
-    res = [func.__code__, func.__defaults__, func.__kwdefaults__, ann, *ann.values()]
+    res = (func.__code__, func.__defaults__, func.__kwdefaults__, ann, *ann.values())
     for c in classes:
         ann = _vars(c).get('__annotations__')
         res += (c.__init__, ann, *ann.values()) if ann else (c.__init__, ann)
