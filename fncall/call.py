@@ -232,6 +232,7 @@ class _Spec(typing.NamedTuple):
     names: frozenset = frozenset() # the parameters' names: arguments under these names only, none null, are validated as they are
     plain: bool = False # no positional-only parameter, `*args`, `**kwargs` or `Field` default: called as `f(**args)`
     aio: bool = False # an async tool?
+    optional: bool = False # a parameter with a default? (only then is a null argument dropped)
 
 def _is_async(f): return inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(getattr(f, '__call__', None))
 
@@ -255,7 +256,7 @@ def _make_spec(func, nested=None):
     aliases = {k: n for n,(a,_) in ps.items() if (al := field_alias(a)) for k in (al, _py_nm(al))}  # also as Gemini renames it
     plain = not (cp.varkw or cp.posonly or cp.varpos or cp.fills)
     return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, cp.varkw, cp.posonly, cp.pinned, _validator(td).validate_python, cp.varpos, cp.fills,
-                 tuple(nested) if top else (), frozenset(ps), plain, _is_async(func))
+                 tuple(nested) if top else (), frozenset(ps), plain, _is_async(func), any(opt for _,opt in ps.values()))
 
 _specs = {}  # id of a function -> (a weak reference to it, {bound?: (fingerprint, custom types, `_Spec`)})
 
@@ -355,7 +356,7 @@ def coerce_inputs(
 def _coerce(sp, inputs, nested=False):
     "`inputs` validated for the tool `sp` describes, or an `_InputError` of short lines saying what is wrong (`nested`: building a record's fields)"
     if type(inputs) is not dict: inputs = _args(inputs)
-    if inputs.keys() <= sp.names and not any(map(_is_none, inputs.values())): args, extra, errs = inputs, None, []  # nothing to rename, drop or refuse
+    if inputs.keys() <= sp.names and not (sp.optional and any(map(_is_none, inputs.values()))): args, extra, errs = inputs, None, []  # nothing to rename, drop or refuse
     else: args, extra, errs = _sort(sp, inputs)
     try: args = sp.validate(args)
     except ValidationError as e: errs += _err_lines(e)
