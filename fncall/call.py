@@ -9,7 +9,7 @@ __all__ = ['mk_ns', 'resolve_nm', 'get_schema_nm', 'coerce_inputs', 'call_func',
            'call_funcs_async']
 
 # %% ../nbs/01_call.ipynb #46efb448
-import asyncio, concurrent.futures, contextlib, contextvars, copy, enum, inspect, json, keyword, operator, os, queue, re, reprlib, sys, threading, traceback, types, typing, weakref
+import concurrent.futures, contextlib, contextvars, copy, enum, inspect, json, keyword, operator, os, queue, re, reprlib, sys, threading, traceback, types, typing, weakref
 from collections import abc
 from functools import partial
 from decimal import Decimal
@@ -412,7 +412,7 @@ def _kw_clash(sp, kw, extra):
     return _few(bad, 'keys given twice or fixed', 3)
 
 # %% ../nbs/01_call.ipynb #0cbed000
-_internal = (os.path.dirname(asyncio.__file__), os.path.dirname(concurrent.futures.__file__), threading.__file__)
+_internal = tuple(os.path.join(os.path.dirname(threading.__file__), p) for p in ('asyncio', 'concurrent', 'threading.py'))  # found without importing asyncio
 _own_codes = set()  # code of the functions below that call tools: their frames are not the model's business
 
 class _CallError(TypeError): "A tool call that can't be made as asked: an unreadable call, or a tool whose parameters can't be read"
@@ -438,7 +438,7 @@ def _model_err(nm, e, timeout=None):
     "What the model reads when calling tool `nm` failed with `e`"
     if isinstance(e, (NameError, _CallError)): return f"Error: {e}"
     if isinstance(e, _InputError): return f"Error: invalid arguments for tool {_show(nm)}:\n{e}"
-    if isinstance(e, (TimeoutError, asyncio.TimeoutError)) and timeout is not None: return f"Error: tool {_show(nm)} timed out after {timeout} s"
+    if isinstance(e, TimeoutError) and timeout is not None: return f"Error: tool {_show(nm)} timed out after {timeout} s"
     try: return _tb(e)
     except (Exception, SystemExit): return f"Error: tool {_show(nm)} failed with {type(e).__name__}, whose message can't be shown"  # its `__str__` failed
 
@@ -543,6 +543,7 @@ def _worker(job):
 async def _in_thread(fn, *args):
     "Await `fn(*args)` run in a thread of its own"
     fu = _thread(fn, *args)
+    import asyncio  # here, not at the top: `import fncall` stays fast for code that never awaits
     try: return await asyncio.wrap_future(fu)
     except TimeoutError: return fu.result()  # asyncio re-creates a TimeoutError without its traceback: raise the tool's own
 
@@ -576,7 +577,9 @@ def _read(c, i):
 def _call_sync(f, args, sp):
     "Call `f` in a worker thread; an async tool runs on an event loop of its own"
     res = _call(f, args, sp)
-    return asyncio.run(res) if inspect.iscoroutine(res) else res
+    if not inspect.iscoroutine(res): return res
+    import asyncio
+    return asyncio.run(res)
 
 def _run(nm, inputs, ns, text):
     "(ok, result or exception, the model's text for a failure if `text`) of one call, in its worker thread: a tool's exception is formatted there, within its timeout (its `__str__` is the tool's code too)"
@@ -636,10 +639,11 @@ async def call_funcs_async(
     timeout:float|None=None, # Seconds each call may take; one still running then fails with TimeoutError
 )->list: # Results, in the order of `calls`
     "Run a batch of tool calls concurrently on the running event loop (each sync tool in a thread of its own)"
+    import asyncio
     async def one(c):
         if isinstance(c, _CallError): return False, c, _model_err(None, c)
         try: return await asyncio.wait_for(_attempt(*c, ns, not raise_on_err), timeout)
-        except asyncio.TimeoutError: return _timed_out(c[0], timeout)
+        except TimeoutError: return _timed_out(c[0], timeout)
     with _dispatch(sys._getframe()): return _results(await asyncio.gather(*(one(_read(c, i)) for i,c in enumerate(calls))), raise_on_err)
 
 _own(_call_sync, _run, _sent, _attempt, call_funcs_async)

@@ -8,7 +8,7 @@ Docs: https://fncall.github.io/fncall/loop.html.md"""
 __all__ = ['LoopResult', 'LoopLimit', 'ToolEvent', 'Hidden']
 
 # %% ../nbs/09_loop.ipynb #3c525e97
-import asyncio, copy, functools, inspect, json, re, sys, time, typing
+import copy, functools, inspect, json, re, sys, time, typing
 from dataclasses import dataclass, is_dataclass
 from typing import Annotated
 from fastcore.basics import patch
@@ -225,6 +225,7 @@ class _Loop:
         self.on_event, self.timeout, self.style, self.kwargs = on_event, timeout, style, kwargs
 
     async def __call__(self, messages):
+        import asyncio  # here, not at the top: `import fncall` stays fast for code that never awaits
         msgs, fails = self.api.start(messages, self.reg, self.style), 0
         for step in range(1, self.max_steps+1):
             call = self.api.request(msgs, self.reg, self.kwargs)

@@ -12,7 +12,6 @@ import functools, inspect, json, math, re
 from collections import deque
 from dataclasses import dataclass, field
 from fastcore.basics import patch
-import json_repair
 from json.decoder import scanstring as _scanstring
 from .pycall import map_positional_args, _spanned_calls
 
@@ -1026,6 +1025,7 @@ def _load(s:str, ctx:_Ctx, repair:bool=True):
     cost = max(len(s), 64)  # a repair has a fixed cost too
     if cost > ctx.repair_left: return None, f'{why}, and too large to repair: {ctx.repair_left} chars of repair_budget are left'
     ctx.repair_left -= cost
+    import json_repair  # here, not at the top: most text needs no repair, and `import fncall` stays fast
     try: v = json_repair.loads(s)
     except Exception as e: return None, f'could not repair the JSON ({type(e).__name__})'
     if why := _suspect(s, v): return None, why

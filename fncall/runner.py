@@ -8,7 +8,7 @@ Docs: https://fncall.github.io/fncall/runner.html.md"""
 __all__ = []
 
 # %% ../nbs/01a_runner.ipynb #b2c0d004
-import ast, asyncio, builtins, contextlib, ctypes, json, math, os, platform, re, shutil, signal, struct, sys, sysconfig, threading, time, traceback
+import ast, builtins, contextlib, ctypes, json, math, os, platform, re, shutil, signal, struct, sys, sysconfig, threading, time, traceback
 from inspect import CO_COROUTINE
 
 # %% ../nbs/02_python.ipynb #f918ac4d
@@ -149,6 +149,7 @@ def _tick(loop):
 
 def _run_coro(coro):
     "Run `coro` to completion on a new event loop in this thread, even if a loop is already running here"
+    import asyncio  # only code that awaits needs it
     outer, loop = asyncio._get_running_loop(), asyncio.new_event_loop()
     asyncio._set_running_loop(None)
     if (c := _tls.st.call) is not None: loop.call_at(c.deadline, _tick, loop) # the loop's clock is time.monotonic

@@ -8,7 +8,7 @@ Docs: https://fncall.github.io/fncall/tools.html.md"""
 __all__ = ['FunctionTool', 'FunctionRegistry']
 
 # %% ../nbs/07_tools.ipynb #13a966c3
-import asyncio, concurrent.futures, contextvars, functools, inspect, json, sys, typing
+import concurrent.futures, contextvars, functools, inspect, json, sys, typing
 from fastcore.basics import patch
 from .schema import get_schema
 from .call import call_func, _attempt, _model_err, _is_async, _dispatch, _show
@@ -19,12 +19,14 @@ from .parse import ToolCallParser
 # %% ../nbs/07_tools.ipynb #5e1c0a11
 async def _outcome(nm, f, args, timeout=None, out=None):
     "(result, is_error) of calling tool `nm`, function `f`, with a model's `args`; `out` makes the result what is sent. Formatting an error and `out` count against `timeout` too"
+    import asyncio  # here, not at the top: `import fncall` stays fast for code that never awaits
     try: ok, res, msg = await asyncio.wait_for(_attempt(f, args, None, label=nm, out=out), timeout)  # the tool's own errors (a sys.exit too) are caught inside
-    except asyncio.TimeoutError as e: return _model_err(nm, e, timeout), True  # so this is only the wait running out
+    except TimeoutError as e: return _model_err(nm, e, timeout), True  # so this is only the wait running out
     return (res, False) if ok else (msg, True)
 
 def _sync(coro):
     "Result of `coro`, run on a new event loop (in a worker thread if this one already has a loop running); the caller's frame is remembered for `python`"
+    import asyncio
     with _dispatch(sys._getframe(1)):
         try: asyncio.get_running_loop()
         except RuntimeError: return asyncio.run(coro)
@@ -311,6 +313,7 @@ async def arun(self:FunctionRegistry,
                timeout:float|None=None, # Seconds each call may take
               )->list: # Messages for the next turn
     "Run the tool calls in `response` concurrently; the provider's next-turn messages carrying the results"
+    import asyncio
     fmt, calls = self._calls(response, context)
     with _dispatch(sys._getframe()):
         return _reply(fmt, calls, await asyncio.gather(*(self._run1(nm, args, err, timeout) for _,nm,args,err in calls)), sdk=_genai(response))
