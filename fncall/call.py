@@ -9,7 +9,7 @@ __all__ = ['mk_ns', 'resolve_nm', 'get_schema_nm', 'coerce_inputs', 'call_func',
            'call_funcs_async']
 
 # %% ../nbs/01_call.ipynb #46efb448
-import concurrent.futures, contextlib, contextvars, copy, enum, inspect, json, keyword, operator, os, queue, re, reprlib, sys, threading, traceback, types, typing, weakref
+import concurrent.futures, contextlib, contextvars, copy, dataclasses, enum, inspect, json, keyword, operator, os, queue, re, reprlib, sys, threading, traceback, types, typing, weakref
 from collections import abc
 from functools import partial
 from decimal import Decimal
@@ -18,7 +18,7 @@ from uuid import UUID
 from types import ModuleType, UnionType
 from typing import Annotated, Any, Union, get_args, get_origin
 from typing_extensions import NotRequired, TypedDict, is_typeddict
-from pydantic import BeforeValidator, ConfigDict, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PlainValidator, TypeAdapter, ValidationError, WrapValidator
 from pydantic.fields import FieldInfo
 from pydantic_core import SchemaError
 from .schema import custom_types, empty, get_schema, call_params, target, fingerprint, is_record, field_alias
@@ -194,6 +194,7 @@ def _noalias(m):
 
 def _lax(t, nested):
     "Annotation `t` with the repairs for what models send attached as pydantic validators, at any depth; `nested`: class -> holder of its `_Spec` (see `_nested`)"
+    if isinstance(t, dataclasses.InitVar): return _lax(t.type, nested)  # a dataclass's `__init__`-only field
     o, args = get_origin(t), get_args(t)
     if o is Annotated: return Annotated[(_lax(args[0], nested), *map(_noalias, args[1:]))]
     if o in (Union, UnionType): return Union[tuple(_lax(a, nested) for a in args)]
@@ -218,6 +219,51 @@ def _nested(cls, nested):
         except Exception: pass
     return h
 
+# %% ../nbs/01_call.ipynb #8adfd1fa
+def _pure(t, seen, nan=False):
+    "Does pydantic, validating `t` as it is, give what the repaired `_lax(t)` gives for every value it accepts? (`seen`: records checked; `nan`: inside a pydantic model that takes non-finite floats)"
+    if isinstance(t, dataclasses.InitVar): return _pure(t.type, seen, nan)
+    o, args = get_origin(t), get_args(t)
+    if o is Annotated: return _pure(args[0], seen, nan)
+    if o in (Union, UnionType): return all(_pure(a, seen, nan) for a in args)
+    base = o or t
+    if t is object: return False  # a JSON string is parsed into the object it holds
+    if not isinstance(base, type): return True
+    if issubclass(base, (float, Decimal)): return not nan  # the repairs refuse 'nan' and 'inf'
+    if t in custom_types: return t in _native
+    if issubclass(base, (str, bytes, int, enum.Enum)): return True
+    if o is None and (is_record(t) or _is_plain(t)): return _pure_record(t, seen, nan)
+    return all(_pure(a, seen, nan) for a in args if a is not Ellipsis)
+
+def _pure_record(cls, seen, nan):
+    "Does pydantic build record `cls` from a dict as `_build` does? TypedDicts, dataclasses with their own `__init__` made by `dataclass`, and pydantic models whose validators all run after theirs, with fields that are pure too"
+    if (cls, nan) in seen: return True
+    seen.add((cls, nan))
+    if issubclass(cls, BaseModel):
+        d = cls.__pydantic_decorators__
+        if any(v.info.mode != 'after' for v in (*d.field_validators.values(), *d.model_validators.values())): return False  # they would see other input
+        nan = nan or cls.model_config.get('allow_inf_nan', True)  # its own config, not ours
+    elif not (is_typeddict(cls) or dataclasses.is_dataclass(cls) and cls.__dataclass_params__.init and not hasattr(cls, '__pydantic_fields__')): return False
+    dflt = {} if is_typeddict(cls) else {n: p.default for n,p in inspect.signature(cls).parameters.items()}
+    for n,(a,opt) in call_params(cls).params.items():
+        if opt and _nullable(a) and dflt.get(n, empty) is not None: return False  # a null there means "the default", which is not null
+        if not _pure(a, seen, nan) or any(isinstance(m, _user_validators) for m in get_args(a)[1:]): return False
+    return True
+
+def _nullable(t):
+    "Does annotation `t` take None?"
+    o, args = get_origin(t), get_args(t)
+    if o is Annotated: return _nullable(args[0])
+    if o in (Union, UnionType): return any(map(_nullable, args))
+    if o is typing.Literal: return None in args
+    return t in (None, type(None), Any, object) or isinstance(t, (typing.TypeVar, dataclasses.InitVar)) and _nullable(getattr(t, 'type', Any))
+
+_user_validators = (BeforeValidator, AfterValidator, WrapValidator, PlainValidator)  # a record's field validated twice by `_build`
+
+def _unalias(t):
+    "Annotation `t` with its pydantic alias dropped: arguments are validated under their parameter names"
+    return Annotated[(get_args(t)[0], *map(_noalias, get_args(t)[1:]))] if get_origin(t) is Annotated else t
+
 # %% ../nbs/01_call.ipynb #713267e3
 class _Spec(typing.NamedTuple):
     params: dict  # name -> has a default (or is not required)
@@ -228,11 +274,12 @@ class _Spec(typing.NamedTuple):
     validate: abc.Callable # pydantic's validator of the arguments (the core one: `TypeAdapter.validate_python` wraps it, and costs more)
     varpos: str|None = None # the name of the `*args` parameter
     fills: dict = {} # name -> the `Field` a parameter has as its default, whose default is filled in when the model leaves it out
-    classes: tuple = () # the classes whose `_Spec`s were made with this one: its cache entry checks them too
+    classes: tuple = () # the classes whose `_Spec`s were made with this one, but pydantic models (pydantic fixes what they accept when the class is made): its cache entry checks them too
     names: frozenset = frozenset() # the parameters' names: arguments under these names only, none null, are validated as they are
     plain: bool = False # no positional-only parameter, `*args`, `**kwargs` or `Field` default: called as `f(**args)`
     aio: bool = False # an async tool?
     optional: bool = False # a parameter with a default? (only then is a null argument dropped)
+    fast: abc.Callable|None = None # pydantic's validator of the arguments as annotated, unknown fields refused at any depth: tried first (see `_pure`)
 
 def _is_async(f): return inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(getattr(f, '__call__', None))
 
@@ -252,11 +299,16 @@ def _make_spec(func, nested=None):
     top, nested = nested is None, {} if nested is None else nested
     cp = call_params(func)
     ps = cp.params
-    td = TypedDict('Arguments', {n: NotRequired[_lax(a, nested)] if opt else _lax(a, nested) for n,(a,opt) in ps.items()})
+    lax = {n: _lax(a, nested) for n,(a,_) in ps.items()}
+    td = TypedDict('Arguments', {n: NotRequired[lax[n]] if opt else lax[n] for n,(a,opt) in ps.items()})
     aliases = {k: n for n,(a,_) in ps.items() if (al := field_alias(a)) for k in (al, _py_nm(al))}  # also as Gemini renames it
     plain = not (cp.varkw or cp.posonly or cp.varpos or cp.fills)
+    fast, seen = None, set()
+    if top and not cp.varkw and any(lax[n] != a for n,(a,_) in ps.items()) and all(_pure(a, seen) for a,_ in ps.values()):  # repairs to skip, and safe to
+        ftd = TypedDict('Arguments', {n: NotRequired[_unalias(a)] if opt else _unalias(a) for n,(a,opt) in ps.items()})
+        fast = partial(_validator(ftd).validate_python, extra='forbid')
     return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, cp.varkw, cp.posonly, cp.pinned, _validator(td).validate_python, cp.varpos, cp.fills,
-                 tuple(nested) if top else (), frozenset(ps), plain, _is_async(func), any(opt for _,opt in ps.values()))
+                 tuple(c for c in nested if not issubclass(c, BaseModel)) if top else (), frozenset(ps), plain, _is_async(func), any(opt for _,opt in ps.values()), fast)
 
 _specs = {}  # id of a function -> (a weak reference to it, {bound?: (fingerprint, custom types, `_Spec`)})
 
@@ -356,7 +408,11 @@ def coerce_inputs(
 def _coerce(sp, inputs, nested=False):
     "`inputs` validated for the tool `sp` describes, or an `_InputError` of short lines saying what is wrong (`nested`: building a record's fields)"
     if type(inputs) is not dict: inputs = _args(inputs)
-    if inputs.keys() <= sp.names and not (sp.optional and any(map(_is_none, inputs.values()))): args, extra, errs = inputs, None, []  # nothing to rename, drop or refuse
+    if inputs.keys() <= sp.names and not (sp.optional and any(map(_is_none, inputs.values()))):  # nothing to rename, drop or refuse
+        if sp.fast is not None:
+            try: return sp.fast(inputs)
+            except Exception: pass  # the repairing validator says what is wrong, or repairs it
+        args, extra, errs = inputs, None, []
     else: args, extra, errs = _sort(sp, inputs)
     try: args = sp.validate(args)
     except ValidationError as e: errs += _err_lines(e)

@@ -1,0 +1,163 @@
+"The validator `call_func` tries first (pydantic, no repairs, unknown fields refused at any depth) gives what the repairing one gives, whenever it accepts"
+import enum, json, math, pytest
+from dataclasses import dataclass, field, InitVar
+from pathlib import Path
+from typing import Annotated, Literal, NamedTuple, Optional
+from uuid import UUID
+from hypothesis import given, settings, HealthCheck, strategies as st
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator, BeforeValidator
+from typing_extensions import TypedDict
+from fncall.call import call_func, _spec
+
+class Color(enum.Enum):
+    RED = 'red'
+    GREEN = 'green'
+
+class Address(BaseModel):
+    street:str = Field(description='Street')
+    city:str
+
+class Person(BaseModel):
+    name:str
+    age:int = Field(ge=0)
+    address:Address
+    tags:list[str] = Field(default_factory=list)
+    @field_validator('name')
+    @classmethod
+    def strip(cls, v): return v.strip()
+
+@dataclass
+class Span:
+    start:int
+    stop:int=10
+    size:int = field(init=False, default=0)
+    def __post_init__(self):
+        if self.stop < self.start: raise ValueError('stop before start')
+        self.size = self.stop - self.start
+
+@dataclass
+class Shift:
+    x:int
+    by:InitVar[int] = 0
+    def __post_init__(self, by): self.x += by
+
+class Opts(TypedDict, total=False):
+    mode:Literal['a', 'b']
+    limit:int
+    ratio:float
+
+class MaybeOpts(TypedDict, total=False):
+    limit:Optional[int]  # a null here means "leave it out"
+
+class Defaults(BaseModel):
+    model_config = ConfigDict(allow_inf_nan=False)
+    n:Optional[int] = 5  # a null here means 5
+    m:Optional[int] = None  # and here None, as pydantic gives
+
+class Exact(BaseModel):
+    model_config = ConfigDict(allow_inf_nan=False)
+    v:float
+
+def people(p:Person, others:list[Person]=None, notify:bool=False): "P"; return (p, others, notify)
+def spans(s:Span, more:Optional[list[Span]]=None, shift:Shift|None=None): "S"; return (s, more, shift)
+def mixed(name:str, count:int, tags:Optional[list[str]]=None, mode:Literal['fast', 'slow']='fast', color:Color=Color.RED,
+          where:Optional[Span]=None, opts:Opts|None=None, path:Path|None=None, uid:UUID|None=None, ratio:float=0.5,
+          table:dict[str, int]|None=None, pair:tuple[int, str]|None=None, exact:Exact|None=None): "M"; return locals()
+
+VALID = [(people, {'p': {'name': ' Ann ', 'age': 30, 'address': {'street': '1 Main', 'city': 'Oslo'}, 'tags': ['a']},
+                   'others': [{'name': 'Bo', 'age': 3, 'address': {'street': 's', 'city': 'c'}}], 'notify': True}),
+         (spans, {'s': {'start': 1, 'stop': 4}, 'more': [{'start': 2}], 'shift': {'x': 1, 'by': 2}}),
+         (mixed, {'name': 'x', 'count': 3, 'tags': ['a', 'b'], 'mode': 'slow', 'color': 'green', 'where': {'start': 0, 'stop': 2},
+                  'opts': {'mode': 'a', 'limit': 2, 'ratio': 1.5}, 'path': '/tmp/x', 'uid': '12345678-1234-5678-1234-567812345678',
+                  'ratio': 0.25, 'table': {'a': 1}, 'pair': [1, 'a'], 'exact': {'v': 2.5}})]
+
+def test_fast_validators_made():
+    for f,_ in VALID: assert _spec(f).fast is not None, f.__name__
+
+ODD = ['5', 5, 5.5, '5.5', -1, True, 'true', '', ' x ', [], {}, '[1, 2]', '{"x": 1}', '["a"]', 'nan', float('nan'), float('inf'), '1e400',
+       'a', ['a'], [1, 'a'], {'key': 'a', 'value': 1}, [{'key': 'a', 'value': 1}], 'red', 'GREEN', '/tmp', 0, 10]
+
+@st.composite
+def mutated(draw, v):
+    "`v` with some of its leaves and containers swapped for values models send, and unknown keys added"
+    if draw(st.integers(0, 5)) == 0: return draw(st.sampled_from(ODD))
+    if isinstance(v, dict):
+        out = {k: draw(mutated(x)) for k,x in v.items() if draw(st.integers(0, 9))}
+        if draw(st.integers(0, 7)) == 0: out['zz'] = draw(st.sampled_from(ODD))
+        return out
+    if isinstance(v, list): return [draw(mutated(x)) for x in v]
+    return v
+
+def _outcome(fn, args):
+    try: return True, fn(args)
+    except Exception as e: return False, type(e).__name__
+
+def _same(a, b):
+    "Equal, with NaNs equal to NaNs (a NaN must never come out of either, but if one did, say so by value)"
+    return json.dumps(a, default=repr, sort_keys=True) == json.dumps(b, default=repr, sort_keys=True)
+
+@pytest.mark.parametrize('f,valid', VALID, ids=[f.__name__ for f,_ in VALID])
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_fast_agrees_with_repairs(f, valid, data):
+    sp = _spec(f)
+    args = data.draw(mutated(valid))
+    if not isinstance(args, dict) or not args.keys() <= sp.names or any(v is None for v in args.values()): return  # those go to the repairs anyway
+    ok, fast = _outcome(sp.fast, dict(args))
+    if not ok: return
+    rok, slow = _outcome(sp.validate, dict(args))
+    assert rok, (args, slow)
+    assert _same(fast, slow), (args, fast, slow)
+
+def test_valid_examples_agree():
+    for f,args in VALID:
+        sp = _spec(f)
+        assert _same(sp.fast(dict(args)), sp.validate(dict(args))), f.__name__
+
+class Named(NamedTuple):
+    a:int
+
+class Plain:
+    def __init__(self, a:int): self.a = a
+
+@dataclass(init=False)
+class OwnInit:
+    x:int
+    def __init__(self, x): self.x = x + 100
+
+class Before(BaseModel):
+    a:int
+    @model_validator(mode='before')
+    @classmethod
+    def pre(cls, d): return d
+
+class Loose(BaseModel):
+    v:float  # pydantic's default takes 'nan'; the repairs don't
+
+class Checked(BaseModel):
+    a:Annotated[int, BeforeValidator(lambda v: v)]
+
+@pytest.mark.parametrize('t', [object, Named, Plain, OwnInit, Before, Loose, list[Loose], Checked, MaybeOpts, Defaults])
+def test_no_fast_validator_where_it_could_differ(t):
+    def f(x:t, y:list[int]=None): "F"
+    assert _spec(f).fast is None
+
+def test_nulls_for_nested_defaults():
+    "A null for a field with a default means the default, at any depth: such records are left to the repairs"
+    def h(d:Defaults, o:MaybeOpts|None=None): "H"; return d, o
+    assert call_func(h, {'d': {'n': None, 'm': None}, 'o': {'limit': None}}) == (Defaults(n=5, m=None), {})
+
+def test_nested_unknown_fields_and_nan_refused():
+    r = call_func(people, {'p': {'name': 'A', 'age': 1, 'address': {'street': 's', 'city': 'c', 'zip': 1}}}, raise_on_err=False)
+    assert 'address: zip: unknown argument' in r, r
+    def g(l:Loose, e:Exact|None=None): "G"; return l.v
+    assert 'finite' in call_func(g, {'l': {'v': 'nan'}}, raise_on_err=False)
+    assert 'finite' in call_func(g, {'l': {'v': 1}, 'e': {'v': float('inf')}}, raise_on_err=False)
+
+def test_repairs_still_apply():
+    "What the first validator refuses is repaired: JSON strings, bare values, numbers as strings"
+    p, others, notify = call_func(people, {'p': '{"name": "A", "age": "3", "address": {"street": 1, "city": "c"}, "tags": "x"}', 'notify': 'true'})
+    assert (p.age, p.address.street, p.tags, notify) == (3, '1', ['x'], True)
+    assert call_func(spans, {'s': {'start': '1'}, 'more': '[{"start": 2, "stop": 3}]'})[1] == [Span(2, 3)]
+    r = call_func(spans, {'s': {'start': 5, 'stop': 1}}, raise_on_err=False)
+    assert 'stop before start' in r, r
