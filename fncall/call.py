@@ -569,24 +569,31 @@ def _dispatch(f):
 _pool_keep, _pool_idle_s = 16, 60.  # idle worker threads kept for the next sync tool, and how long each waits for one
 _idle, _idle_lock = [], threading.Lock()  # the job queues of the idle workers
 
-def _thread(fn, *args):
-    "A `concurrent.futures.Future` of `fn(*args)`, run (in a copy of the current context, which remembers the caller's namespace) in a worker thread: an idle one if there is one, else a new one"
-    fut, ctx = concurrent.futures.Future(), contextvars.copy_context()
-    if not ctx.get(_caller): ctx.run(_caller.set, tuple(_outwards(sys._getframe(1))))
+def _submit(start, finish, fn, args, frame):
+    "Run `fn(*args)` in a worker thread (an idle one if there is one, else a new one), in a copy of the current context that remembers the caller's namespace (the stack from `frame`), if `start()` still says so; then `finish(ok, result or exception)` there"
+    ctx = contextvars.copy_context()
+    if not ctx.get(_caller): ctx.run(_caller.set, tuple(_outwards(frame)))
+    job = start, finish, ctx, fn, args
     with _idle_lock: q = _idle.pop() if _idle else None
-    if q is None: threading.Thread(target=_worker, args=((fut, ctx, fn, args),), name='fncall-tool', daemon=True).start()
-    else: q.put((fut, ctx, fn, args))
+    if q is None: threading.Thread(target=_worker, args=(job,), name='fncall-tool', daemon=True).start()
+    else: q.put(job)
+
+def _thread(fn, *args):
+    "A `concurrent.futures.Future` of `fn(*args)` run in a worker thread"
+    fut = concurrent.futures.Future()
+    _submit(fut.set_running_or_notify_cancel, lambda ok, v: fut.set_result(v) if ok else fut.set_exception(v), fn, args, sys._getframe(1))
     return fut
 
 def _worker(job):
     "Run `job`, then wait for the next one while fewer than `_pool_keep` workers are idle (for `_pool_idle_s` at most)"
     q = queue.SimpleQueue()
     while True:
-        fut, ctx, fn, args = job
-        if fut.set_running_or_notify_cancel():
-            try: fut.set_result(ctx.run(fn, *args))
-            except BaseException as e: fut.set_exception(e)
-        job = fut = ctx = fn = args = None  # an idle worker holds nothing of the last call
+        start, finish, ctx, fn, args = job
+        if start():
+            try: res = True, ctx.run(fn, *args)
+            except BaseException as e: res = False, e
+            finish(*res)
+        job = start = finish = ctx = fn = args = res = None  # an idle worker holds nothing of the last call
         with _idle_lock:
             if len(_idle) >= _pool_keep: return
             _idle.append(q)
@@ -597,11 +604,19 @@ def _worker(job):
             job = q.get()  # taken meanwhile: its job is on the way
 
 async def _in_thread(fn, *args):
-    "Await `fn(*args)` run in a thread of its own"
-    fu = _thread(fn, *args)
+    "Await `fn(*args)` run in a worker thread, which hands its result straight to the event loop"
     import asyncio  # here, not at the top: `import fncall` stays fast for code that never awaits
-    try: return await asyncio.wrap_future(fu)
-    except TimeoutError: return fu.result()  # asyncio re-creates a TimeoutError without its traceback: raise the tool's own
+    loop = asyncio.get_running_loop()
+    fut = loop.create_future()
+    def finish(ok, v):
+        try: loop.call_soon_threadsafe(_settle, fut, ok, v)
+        except RuntimeError: pass  # the loop has closed: no one waits for this any more
+    _submit(lambda: not fut.cancelled(), finish, fn, args, sys._getframe(1))
+    return await fut
+
+def _settle(fut, ok, v):
+    "Give `fut` a worker's result, unless it was cancelled meanwhile (a timeout)"
+    if not fut.done(): fut.set_result(v) if ok else fut.set_exception(v)
 
 async def call_func_async(
     fc_name, # Tool name in `ns` (possibly dotted or dashed), or the function itself
@@ -618,7 +633,7 @@ async def call_func_async(
         if raise_on_err: raise
         return _model_err(_name(fc_name), e)
 
-_own(_thread, _worker, _in_thread, call_func_async)
+_own(_submit, _thread, _worker, _in_thread, call_func_async)
 
 # %% ../nbs/01_call.ipynb #1279333b
 def _read(c, i):
