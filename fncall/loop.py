@@ -82,6 +82,7 @@ def _params(fn):
     try: return inspect.signature(fn).parameters
     except (TypeError, ValueError): return {}
 
+# %% ../nbs/09_loop.ipynb #f1b55649
 def _conceal(tools, hidden):
     "`tools` with every hidden parameter bound by `functools.partial` and out of the schema, and {tool name: its hidden names}"
     out, names = {}, {}
@@ -98,6 +99,7 @@ def _conceal(tools, hidden):
         raise ValueError(f"hidden names {', '.join(map(repr, sorted(unused)))}, which no tool has as a parameter")
     return out, names
 
+# %% ../nbs/09_loop.ipynb #dfe19655
 def _without(schema, names):
     "`schema` (`get_schema`'s format) without the parameters `names`, nor the `$defs` only they used"
     js = schema['input_schema']

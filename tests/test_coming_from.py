@@ -113,3 +113,49 @@ def test_python_tool():
     assert fncall.python('y = 2', glb=g) == '' and '_result' not in g
     assert isinstance(_in_thread(lambda: minipy('1', glb={}, timeout=1)), ValueError)  # signal only works in main thread
     assert 'TimeoutError' in _in_thread(lambda: fncall.python('while True: pass', glb={}, timeout=0.5))
+
+def test_same_returns_line():
+    "The return's type and docments comment end the description as `Returns:`, in both"
+    def sub(a:int, # First number
+            b:int=1, # Second number
+           )->int: # The difference
+        "Subtract `b` from `a`"
+        return a - b
+    assert fc.get_schema(sub) == fncall.get_schema(sub)
+    assert fncall.get_schema(sub)['description'].endswith('Returns:\n- The difference (type: integer)')
+
+class Box:
+    "Holds things"
+    def __init__(self): self._key = 'k'
+    @property
+    def size(self)->int: return 3
+    def _peek(self)->str: return self._key
+
+def test_names_refused():
+    "fncall refuses `_` names, modules and descriptors that fastcore follows"
+    ns = {'box': Box(), 'os': os}
+    assert fc.call_func('box._peek', {}, ns=ns) == 'k'
+    assert 'not allowed' in fncall.call_func('box._peek', {}, ns=ns, raise_on_err=False)
+    assert fc.call_func('os.getcwd', {}, ns=ns) == os.getcwd()
+    assert 'reaches into module' in fncall.call_func('os.getcwd', {}, ns=ns, raise_on_err=False)
+    assert 'is a property' in fncall.call_func('box.size', {}, ns=ns, raise_on_err=False)
+
+def test_concurrent_calls():
+    "call_funcs runs a batch concurrently (two calls that wait for each other both finish), each with a timeout"
+    meeting = threading.Barrier(2, timeout=5)
+    def meet(who:str)->str:
+        "Wait for the other"
+        meeting.wait(); return who
+    assert fncall.call_funcs([('meet', {'who': 'Ann'}), ('meet', {'who': 'Bob'})], ns=[meet]) == ['Ann', 'Bob']
+    assert 'timeout' in inspect.signature(fncall.call_funcs).parameters
+
+def test_provider_formats():
+    for p in ('anthropic', 'openai', 'gemini', 'mcp'): assert fncall.tool_schema(add, p)
+    assert fncall.tool_schema(add, 'openai', strict=True)['function']['strict'] is True
+    assert not hasattr(fc, 'check_schema') and callable(fncall.check_schema)
+
+def test_beyond():
+    "fncall's parsers, registry, loop and MCP bridge have no counterpart in fastcore.funccall"
+    names = ('parse', 'ToolCallParser', 'FunctionRegistry', 'mcp_tools', 'mcp_server', 'Sandbox')
+    assert not any(hasattr(fc, n) for n in names) and all(hasattr(fncall, n) for n in names)
+    assert callable(fncall.FunctionRegistry.loop)
