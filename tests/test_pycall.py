@@ -1,8 +1,7 @@
-"Round trips and fuzzing for fncall.pycall: JSON-like arguments survive a trip through Python call text (also with prose around it), and random text only ever raises ValueError (or SyntaxError from parse_function_call)."
-import json, keyword, random, string, time
+"Round trips and fuzzing for fncall.pycall: JSON-like arguments survive a trip through Python call text (also with prose around it), and random text only ever raises ValueError (or SyntaxError from parse_function_call). At the end, the tests that left the notebook: private helpers and longer lists of cases."
+import ast, json, keyword, random, string, time
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-import ast
 from pydantic import BaseModel, ConfigDict
 from fncall.pycall import (parse_function_call, parse_function_calls, map_positional_args, nest_arguments_by_schema, PYCALL_MAX_CHARS,
                            _start_re, _spanned_calls, _scan, _lit, _MAX_INT)
