@@ -14,6 +14,54 @@ from types import UnionType
 from typing import Annotated, Any, Mapping, Union, get_args, get_origin
 from pydantic import BaseModel
 
+# %% ../nbs/05_pycall.ipynb #f46f4b8c
+def parse_function_call(call_str:str, # one call as Python code, e.g. 'search(query="AI", limit=5)'
+                        context:Mapping|None=None, # values for the bare names the call may use as arguments
+                       ) -> dict: # {'tool': name, 'arguments': {'_pos_0': ..., 'keyword': ...}}
+    "Parse one Python-style call into `{'tool', 'arguments'}`, evaluating only literals and names from `context`"
+    src = _clean(call_str)
+    body = _parse(src).body
+    if len(body) > 1: raise ValueError(f"Not a function call: found {len(body)} statements; use parse_function_calls for several calls")
+    node = body[0].value if body and type(body[0]) is ast.Expr else (body[0] if body else None)
+    if node is None: raise ValueError("Not a function call: the text is empty")
+    if type(node) is not ast.Call:
+        hint = '; use parse_function_calls for a list of calls' if type(node) in (ast.List, ast.Tuple) else ''
+        raise ValueError(f"Not a function call: found {_kind(node)} `{_seg(src, node)}`{hint}")
+    return _call(node, src, context)
+
+# %% ../nbs/05_pycall.ipynb #4cd441e4
+_pos_re = re.compile(r'_pos_(0|[1-9][0-9]{0,8})')
+
+def map_positional_args(arguments:dict, # parse_function_call's arguments: `_pos_N` keys and keywords
+                        param_names:list[str], # the tool's parameter names, in signature order
+                       ) -> dict: # arguments with `_pos_N` renamed to `param_names[N]`, first, then the keywords
+    "Name positional arguments (`_pos_0`, `_pos_1`, ...) after `param_names`, by their numbers; keywords stay as they are"
+    pos = {int(m[1]): v for k, v in arguments.items() if (m := _pos_re.fullmatch(k))}
+    if len(pos) > len(param_names): raise ValueError(f"Too many positional arguments (expected {len(param_names)})")
+    if missing := [f'_pos_{i}' for i in range(len(pos)) if i not in pos]:
+        raise ValueError(f"Positional arguments must be numbered from _pos_0 without gaps; {', '.join(missing)} missing")
+    res = {param_names[i]: pos[i] for i in range(len(pos))}
+    for k, v in arguments.items():
+        if _pos_re.fullmatch(k): continue
+        if k in res: raise ValueError(f"Got multiple values for argument {k!r}: positionally and as a keyword")
+        res[k] = v
+    return res
+
+# %% ../nbs/05_pycall.ipynb #57617a1d
+def nest_arguments_by_schema(arguments:dict, # flat arguments, e.g. from map_positional_args
+                             schema_cls, # a pydantic BaseModel subclass; anything else leaves `arguments` as they are
+                            ) -> dict: # arguments grouped under the nested-model fields of `schema_cls`
+    "Regroup flat `arguments` into the nested dicts that `schema_cls`'s nested models expect"
+    if not (isinstance(schema_cls, type) and issubclass(schema_cls, BaseModel)): return dict(arguments)
+    return _nest(arguments, _fields([schema_cls]), (schema_cls,))
+
+# %% ../nbs/05_pycall.ipynb #5bb3528f
+def parse_function_calls(text:str, # model output holding zero or more Python-style calls
+                         context:Mapping|None=None, # values for the bare names calls may use as arguments
+                        ) -> list[dict]: # one parse_function_call-shaped {'tool', 'arguments'} per call, in order
+    "Every Python-style call in `text`: a pythonic list, one per line, after `<|python_tag|>`, in code fences or in prose"
+    return [c for c, _ in _spanned_calls(text, context)]
+
 # %% ../nbs/05_pycall.ipynb #8d0d9f3b
 PYCALL_MAX_CHARS = 100_000 # longest text parse_function_call(s) accept
 PYCALL_MAX_DEPTH = 100 # most lists and dicts nested in each other in one argument
@@ -158,39 +206,6 @@ def _parse(src:str) -> ast.Module:
         if 'never closed' in e.msg or 'unexpected EOF' in e.msg: raise SyntaxError("unexpected EOF while parsing") from None
         raise
 
-# %% ../nbs/05_pycall.ipynb #f46f4b8c
-def parse_function_call(call_str:str, # one call as Python code, e.g. 'search(query="AI", limit=5)'
-                        context:Mapping|None=None, # values for the bare names the call may use as arguments
-                       ) -> dict: # {'tool': name, 'arguments': {'_pos_0': ..., 'keyword': ...}}
-    "Parse one Python-style call into `{'tool', 'arguments'}`, evaluating only literals and names from `context`"
-    src = _clean(call_str)
-    body = _parse(src).body
-    if len(body) > 1: raise ValueError(f"Not a function call: found {len(body)} statements; use parse_function_calls for several calls")
-    node = body[0].value if body and type(body[0]) is ast.Expr else (body[0] if body else None)
-    if node is None: raise ValueError("Not a function call: the text is empty")
-    if type(node) is not ast.Call:
-        hint = '; use parse_function_calls for a list of calls' if type(node) in (ast.List, ast.Tuple) else ''
-        raise ValueError(f"Not a function call: found {_kind(node)} `{_seg(src, node)}`{hint}")
-    return _call(node, src, context)
-
-# %% ../nbs/05_pycall.ipynb #4cd441e4
-_pos_re = re.compile(r'_pos_(0|[1-9][0-9]{0,8})')
-
-def map_positional_args(arguments:dict, # parse_function_call's arguments: `_pos_N` keys and keywords
-                        param_names:list[str], # the tool's parameter names, in signature order
-                       ) -> dict: # arguments with `_pos_N` renamed to `param_names[N]`, first, then the keywords
-    "Name positional arguments (`_pos_0`, `_pos_1`, ...) after `param_names`, by their numbers; keywords stay as they are"
-    pos = {int(m[1]): v for k, v in arguments.items() if (m := _pos_re.fullmatch(k))}
-    if len(pos) > len(param_names): raise ValueError(f"Too many positional arguments (expected {len(param_names)})")
-    if missing := [f'_pos_{i}' for i in range(len(pos)) if i not in pos]:
-        raise ValueError(f"Positional arguments must be numbered from _pos_0 without gaps; {', '.join(missing)} missing")
-    res = {param_names[i]: pos[i] for i in range(len(pos))}
-    for k, v in arguments.items():
-        if _pos_re.fullmatch(k): continue
-        if k in res: raise ValueError(f"Got multiple values for argument {k!r}: positionally and as a keyword")
-        res[k] = v
-    return res
-
 # %% ../nbs/05_pycall.ipynb #831e5ba1
 def _models(ann) -> list:
     "Pydantic models a field annotation holds directly: itself, or through Optional, Union and Annotated"
@@ -226,7 +241,7 @@ def _merge(a:dict, b:dict, path:str) -> dict:
         else: raise ValueError(f"Conflicting values for {path}.{k}: {res[k]!r} and {v!r}")
     return res
 
-# %% ../nbs/05_pycall.ipynb #aaadd742
+# %% ../nbs/05_pycall.ipynb #c9e0e046
 def _nest(args:dict, fields:dict, seen:tuple, path:str='') -> dict:
     "`args` regrouped under the nested-model fields among `fields`"
     subs = {f: ms for f, a in fields.items() if (ms := _models(a))}
@@ -250,13 +265,6 @@ def _nest(args:dict, fields:dict, seen:tuple, path:str='') -> dict:
         else: res[k] = v
     for f, b in buckets.items(): res[f] = _nest(b, _fields(subs[f]), (*seen, *subs[f]), f'{path}{f}.')
     return res
-
-def nest_arguments_by_schema(arguments:dict, # flat arguments, e.g. from map_positional_args
-                             schema_cls, # a pydantic BaseModel subclass; anything else leaves `arguments` as they are
-                            ) -> dict: # arguments grouped under the nested-model fields of `schema_cls`
-    "Regroup flat `arguments` into the nested dicts that `schema_cls`'s nested models expect"
-    if not (isinstance(schema_cls, type) and issubclass(schema_cls, BaseModel)): return dict(arguments)
-    return _nest(arguments, _fields([schema_cls]), (schema_cls,))
 
 # %% ../nbs/05_pycall.ipynb #feadb1e8
 _NAME = r'[^\W\d]\w*(?:\.[^\W\d]\w*)*'
@@ -296,7 +304,7 @@ def _scan(text:str) -> list:
     if stack: fail('is never closed', len(text))
     return out
 
-# %% ../nbs/05_pycall.ipynb #c680628a
+# %% ../nbs/05_pycall.ipynb #b1f248e6
 _special_re = re.compile(r'<\|[\w-]{1,40}\|>') # Llama's special tokens, like <|python_tag|>
 _special_end_re = re.compile(r'<\|[\w-]{1,40}\|>\Z')
 _hspace_re = re.compile(r'[ \t]*')
@@ -311,6 +319,7 @@ def _alone(text:str, a:int, b:int) -> bool:
     j = _hspace_re.match(text, b).end()
     return _starts_alone(text, a) and (j == len(text) or text[j] in '\r\n;' or bool(_special_re.match(text, j)))
 
+# %% ../nbs/05_pycall.ipynb #61c8cbb7
 def _unprint(node):
     "The call inside `print(call)`, as Gemma writes in tool_code blocks"
     if type(node.func) is ast.Name and node.func.id == 'print' and len(node.args) == 1 and not node.keywords \
@@ -343,9 +352,3 @@ def _spanned_calls(text:str, context:Mapping|None=None) -> list:
         spans = [p[:2] for p in parts] if t[a] in '[(' and len(parts) == len(calls) else [(a, b)] * len(calls)
         res += [(c, (k+x, k+y)) for c, (x, y) in zip(calls, spans)]
     return res
-
-def parse_function_calls(text:str, # model output holding zero or more Python-style calls
-                         context:Mapping|None=None, # values for the bare names calls may use as arguments
-                        ) -> list[dict]: # one parse_function_call-shaped {'tool', 'arguments'} per call, in order
-    "Every Python-style call in `text`: a pythonic list, one per line, after `<|python_tag|>`, in code fences or in prose"
-    return [c for c, _ in _spanned_calls(text, context)]

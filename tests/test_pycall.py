@@ -1,8 +1,10 @@
-"Round trips and fuzzing for fncall.pycall: JSON-like arguments survive a trip through Python call text (also with prose around it), and random text only ever raises ValueError (or SyntaxError from parse_function_call)."
-import json, keyword, random, string, time
+"Round trips and fuzzing for fncall.pycall: JSON-like arguments survive a trip through Python call text (also with prose around it), and random text only ever raises ValueError (or SyntaxError from parse_function_call). At the end, the tests that left the notebook: private helpers and longer lists of cases."
+import ast, json, keyword, random, string, time
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from fncall.pycall import parse_function_call, parse_function_calls, map_positional_args, PYCALL_MAX_CHARS, _start_re, _spanned_calls
+from pydantic import BaseModel, ConfigDict
+from fncall.pycall import (parse_function_call, parse_function_calls, map_positional_args, nest_arguments_by_schema, PYCALL_MAX_CHARS,
+                           _start_re, _spanned_calls, _scan, _lit, _MAX_INT)
 
 # the parser warns about escapes like "\A" in fuzzed strings; that is Python talking, not a failure
 pytestmark = pytest.mark.filterwarnings('ignore::DeprecationWarning', 'ignore::SyntaxWarning')
@@ -167,3 +169,200 @@ def test_json_safe_ints():
     for lit in ['0x' + 'f' * 3600, '0b' + '1' * 14_285, '0o' + '7' * 4800]:
         with pytest.raises(ValueError, match='more than 4,300 digits'): parse_function_call(f'f(x={lit})')
     assert json.dumps(parse_function_call('f(x=0x' + 'f' * 3500 + ')'))
+
+
+# Moved from nbs/05_pycall.ipynb: the tests of private helpers, and the longer lists of cases for the public functions
+# (the page keeps a few one-line tests for each behaviour).
+
+def fails(f, *args, contains='', exc=Exception):
+    "`f(*args)` raises `exc` with `contains` in its message"
+    with pytest.raises(exc) as e: f(*args)
+    assert contains in str(e.value), str(e.value)
+
+def lit(s, ctx=None): return _lit(ast.parse(s, mode='eval').body, s, ctx, 'argument x')
+
+def test_lit():
+    "_lit reads JSON-like literals and names from context, and says what it refused and where"
+    assert lit('{"debug": true, "tags": ("a", -1.5), "none": null}') == {'debug': True, 'tags': ['a', -1.5], 'none': None}
+    assert lit('[1, -2, +3.5, "s", None, False]') == [1, -2, 3.5, 's', None, False]
+    assert lit(r'"\ud83d\ude00 \ud800"') == '\U0001f600 \ud800'
+    assert lit('n', {'n': 3}) == 3
+    for s in ['f()', '10**10**10', '[i for i in x]', 'f"{x}"', '{1, 2}', 'b"x"', '1j', '...', '1e999', 'a.b', '--1', 'not 1']:
+        fails(lit, s, contains='Invalid function call syntax')
+    fails(lit, 'g(1)', contains="a call `g(1)` in argument x")
+    fails(lit, '{"a": 1, "a": 2}', contains="duplicate key 'a'")
+    fails(lit, '{1: 2}', contains="dict key `1` in argument x is not a string")
+    fails(lit, '[[1, user]]', contains="unknown variable 'user' in argument x[0][1]")
+    fails(lit, '{"a": {**b}}', contains="**-unpacking")
+    fails(lit, '0x' + 'f' * 5000, contains='has more than 4,300 digits')
+    fails(lit, '[-0b1' + '0' * 15000 + ']', contains='the integer `0b10000')
+    assert lit(hex(_MAX_INT - 1)) == _MAX_INT - 1
+
+def test_call_examples():
+    "A few calls as models write them"
+    assert parse_function_call('add(1, 2, 3)') == {'tool': 'add', 'arguments': {'_pos_0': 1, '_pos_1': 2, '_pos_2': 3}}
+    assert parse_function_call('client.search(query="test")') == {'tool': 'search', 'arguments': {'query': 'test'}}
+    assert parse_function_call('config(settings={"debug": true, "timeout": 30})') == \
+        {'tool': 'config', 'arguments': {'settings': {'debug': True, 'timeout': 30}}}
+
+def test_call_around_text():
+    "What surrounds a call is removed; Python's rules hold for the rest"
+    assert parse_function_call('  \n```python\nsearch(query="AI");\n```\n ') == {'tool': 'search', 'arguments': {'query': 'AI'}}
+    assert parse_function_call('\ufeffsearch(query="AI")') == {'tool': 'search', 'arguments': {'query': 'AI'}}
+    assert parse_function_call('```markdown\n```python\nf(x=1)\n```\n```') == {'tool': 'f', 'arguments': {'x': 1}}
+    assert parse_function_call('```python\nf(x="```")```') == {'tool': 'f', 'arguments': {'x': '```'}}
+    assert parse_function_call('f(\n  a=1,\n  b=[2,\n     3],\n)')['arguments'] == {'a': 1, 'b': [2, 3]}
+    fails(parse_function_call, 'f(a=1, a=2)', contains="keyword argument 'a' repeated")
+    fails(parse_function_call, 'f(1, _pos_0=2)', contains="keyword argument '_pos_0' repeated")
+    fails(parse_function_call, 'search(key=value', contains='unexpected EOF while parsing', exc=SyntaxError)
+    fails(parse_function_call, 'f(a=1, 2)', contains='positional argument follows keyword argument', exc=SyntaxError)
+    fails(parse_function_call, 'f(1); g(2)', contains='found 2 statements; use parse_function_calls')
+    fails(parse_function_call, '[f(1), g(2)]', contains='use parse_function_calls')
+    fails(parse_function_call, '   ', contains='the text is empty')
+
+def test_call_caps():
+    "Deep nesting, huge literals and very long input are a ValueError"
+    for s in ['f(' + '['*150 + ']'*150 + ')', 'f(' + '['*5000 + ']'*5000 + ')', 'f(' + '('*250 + '1' + ')'*250 + ')',
+              'f(' + '-'*50_000 + '1)', 'f(' + 'not '*20_000 + '1)', 'f(' + 'a.'*40_000 + 'b)', 'f(x=' + '9'*5000 + ')',
+              'f(x="' + 'a'*PYCALL_MAX_CHARS + '")', 'f(x=0x' + 'f'*99_990 + ')', 'f(x=' + '['*101 + ']'*101 + ')']:
+        fails(parse_function_call, s, contains='Invalid function call syntax')
+    deep = []
+    for _ in range(99): deep = [deep]
+    assert parse_function_call('f(' + '['*100 + ']'*100 + ')')['arguments']['_pos_0'] == deep
+    fails(parse_function_call, 'f(x=' + '['*101 + ']'*101 + ')', contains="argument 'x' nests more than PYCALL_MAX_DEPTH=100 lists and dicts")
+    fails(parse_function_call, 'f(x=' + '{"a": '*101 + '1' + '}'*101 + ')', contains='PYCALL_MAX_DEPTH=100')
+
+def test_call_errors():
+    "A call cut off is a SyntaxError with Python's old message; everything else a ValueError, with these exact messages"
+    def safe_parse(call_str):
+        try: return parse_function_call(call_str), None
+        except ValueError as e: return None, f"Invalid function call: {e}"
+        except SyntaxError as e: return None, f"Syntax error: {e}"
+    assert safe_parse('search(key=value')[1] == 'Syntax error: unexpected EOF while parsing'
+    assert safe_parse('not a function')[1] == 'Invalid function call: Not a function call'
+    assert safe_parse('search(**kwargs)')[1] == 'Invalid function call: **kwargs not supported'
+    assert safe_parse('search("AI")') == ({'tool': 'search', 'arguments': {'_pos_0': 'AI'}}, None)
+
+def test_map_examples():
+    "map_positional_args names positional values, keeps keywords, and says exactly what is wrong"
+    args = parse_function_call('search("AI", 10)')
+    assert map_positional_args(args['arguments'], ['query', 'limit']) == {'query': 'AI', 'limit': 10}
+    with pytest.raises(ValueError) as e: map_positional_args(parse_function_call('func(1, 2, 3)')['arguments'], ['a', 'b'])
+    assert str(e.value) == 'Too many positional arguments (expected 2)'
+    assert map_positional_args(parse_function_call('create("user", "alice_id", "Alice Smith")')['arguments'], ['entity_type', 'id', 'name']) == \
+        {'entity_type': 'user', 'id': 'alice_id', 'name': 'Alice Smith'}
+    assert map_positional_args(parse_function_call('search("AI research", limit=20, sort="relevance")')['arguments'], ['query']) == \
+        {'query': 'AI research', 'limit': 20, 'sort': 'relevance'}
+    param_map = {'search': ['query'], 'create': ['entity_type'], 'update': ['id']}
+    res = [map_positional_args((p := parse_function_call(s))['arguments'], param_map[p['tool']])
+           for s in ['search("AI", limit=10)', 'create("user", name="Alice")', 'update("user_123", status="active")']]
+    assert res == [{'query': 'AI', 'limit': 10}, {'entity_type': 'user', 'name': 'Alice'}, {'id': 'user_123', 'status': 'active'}]
+
+class SearchOptions(BaseModel):
+    query: str
+    limit: int
+
+class SearchRequest(BaseModel):
+    action: str
+    options: SearchOptions
+
+def test_nest_flat():
+    "A schema without nested models leaves arguments as they are; unknown keys stay at the top; non-models change nothing"
+    class FlatSchema(BaseModel):
+        query: str
+        limit: int
+    assert nest_arguments_by_schema({'query': 'AI', 'limit': 10}, FlatSchema) == {'query': 'AI', 'limit': 10}
+    assert nest_arguments_by_schema({'action': 'search', 'query': 'AI', 'unknown': 'value'}, SearchRequest) == \
+        {'action': 'search', 'options': {'query': 'AI'}, 'unknown': 'value'}
+    assert nest_arguments_by_schema({'a': 1}, None) == {'a': 1}
+    assert nest_arguments_by_schema({'a': 1}, dict) == {'a': 1}
+
+def test_nest_union_member():
+    "Which member of a union validation picks follows from the fields given"
+    class EmailConfig(BaseModel):
+        email: str
+        send_notifications: bool
+    class PhoneConfig(BaseModel):
+        phone: str
+        sms_enabled: bool
+    class UserRequest(BaseModel):
+        action: str
+        contact: EmailConfig | PhoneConfig
+    nested = nest_arguments_by_schema(parse_function_call('create(email="alice@example.com", send_notifications=true)')['arguments'], UserRequest)
+    assert nested == {'contact': {'email': 'alice@example.com', 'send_notifications': True}}
+    assert type(UserRequest(action='create', **nested).contact) is EmailConfig
+    nested = nest_arguments_by_schema(parse_function_call('create(phone="+1234567890", sms_enabled=false)')['arguments'], UserRequest)
+    assert nested == {'contact': {'phone': '+1234567890', 'sms_enabled': False}}
+    assert type(UserRequest(action='create', **nested).contact) is PhoneConfig
+
+def test_nest_pitfalls():
+    "Unmapped positional arguments fail validation; unknown fields are dropped by pydantic unless the model forbids them"
+    class SearchAction(BaseModel):
+        action: str
+        options: SearchOptions
+    fails(lambda: SearchAction(**parse_function_call('search("AI", 10)')['arguments']), contains='Field required')
+    class WrongSchema(BaseModel):
+        query: str
+    class StrictSchema(BaseModel):
+        model_config = ConfigDict(extra='forbid')
+        query: str
+    flat_args = {'query': 'AI', 'limit': 10}
+    assert nest_arguments_by_schema(flat_args, WrongSchema) == {'query': 'AI', 'limit': 10}
+    assert WrongSchema(**flat_args).query == 'AI'
+    fails(lambda: StrictSchema(**flat_args), contains='Extra inputs are not permitted')
+
+both = [{'tool': 'f', 'arguments': {'a': 1}}, {'tool': 'g', 'arguments': {'b': 'x'}}]
+
+def test_calls_formats():
+    "Every way models write several calls gives the same calls; text without calls gives none"
+    for s in ['[f(a=1), g(b="x")]', 'f(a=1)\ng(b="x")', 'f(a=1); g(b="x")', '<|python_tag|>f(a=1); g(b="x")<|eom_id|>',
+              '```tool_code\nprint(default_api.f(a=1))\nprint(default_api.g(b="x"))\n```', 'Calling:\n[f(a=1), g(b="x")]\nDone.',
+              'Text ```python\nf(a=1)\n``` and ```python\ng(b="x")\n```', '[f(\n  a=1,\n), g(b="x")]', '(f(a=1), g(b="x"))',
+              '```\n```python\nf(a=1)\n```\n```\ng(b="x")', '\ufeff[f(a=1), g(b="x")]']:
+        assert parse_function_calls(s) == both, s
+    assert parse_function_calls('get_current_weather("San Francisco, CA", unit="celsius")') == \
+        [parse_function_call('get_current_weather("San Francisco, CA", unit="celsius")')]
+    assert parse_function_calls('add(x, 1)', context={'x': 2}) == [{'tool': 'add', 'arguments': {'_pos_0': 2, '_pos_1': 1}}]
+    assert parse_function_calls('print("hello")') == [{'tool': 'print', 'arguments': {'_pos_0': 'hello'}}]
+    for s in ['', 'No tool needed (this is prose).', 'Done', '```json\n{"a": 1}\n```', '<|python_tag|>{"name": "f"}', "It's f (a=1)."]:
+        assert parse_function_calls(s) == [], s
+    fails(parse_function_calls, '[f(a=1), 2]', contains='found a constant `2` in `[f(a=1), 2]`')
+    fails(parse_function_calls, 'Sure:\nf(a=g(1))', contains="a call `g(1)` in argument 'a'")
+    fails(parse_function_calls, 'Sure:\nf(a=1, a=2)', contains="repeated")
+    fails(parse_function_calls, 'f(1)\ng(user)', contains="unknown variable 'user'")
+
+def test_calls_in_prose():
+    "Prose around calls never breaks them, and calls may span lines"
+    assert parse_function_calls("Here's the call:\n[f(a=1),\n g(b='x')]") == both
+    assert parse_function_calls("I'll call:\nf(a=[1,\n2])") == [{'tool': 'f', 'arguments': {'a': [1, 2]}}]
+    assert parse_function_calls("I'll call:\nf(a=')', b='it''s')  # it's one call\nthat's it)") == [{'tool': 'f', 'arguments': {'a': ')', 'b': 'its'}}]
+    assert parse_function_calls('Answer: f(a=1)') == [{'tool': 'f', 'arguments': {'a': 1}}]
+    assert parse_function_calls('Thought: it is sunny.\nAction: g(b="x") (then stop)') == both[1:]
+    assert parse_function_calls('x = f(a=1)\n\n1) first, [g(b="x")]!') == both
+    assert parse_function_calls("Don't wait: (f(a=1) now, it's g(b=2)") == [both[0], {'tool': 'g', 'arguments': {'b': 2}}]
+    assert parse_function_calls("So f(a=1 isn't closed, but g(b=\"x\") is") == both[1:]
+    assert parse_function_calls('```tool_code\nprint(default_api.f(a=1))\n```\n```tool_outputs\n{"r": 1}\n```') == both[:1]
+    assert parse_function_calls('```python\ndef f(a=1): return g(b="x")\nclass f(a=1): pass\n```') == both[1:]
+
+def test_calls_comments():
+    "A call in a comment is not returned; a `#` in prose does not hide the call after it"
+    sq = [{'tool': 'search', 'arguments': {'q': 'y'}}]
+    for s in ["# delete_all(confirm=True)\nsearch(q='y')", "search(q='y') # delete_all()", "  #delete_all()\nsearch(q='y')", "x = 1; # delete_all()\nsearch(q='y')",
+              "<|python_tag|># delete_all()\nsearch(q='y')", "search(q='y')\n#", "[search(q='y')  # delete_all()\n]"]:
+        assert parse_function_calls(s) == sq, s
+    for s in ["See issue #3: search(q='y')", "In C#, search(q='y')", "Tagged #tools: search(q='y')", "x=1#\nsearch(q='y')"]:
+        assert parse_function_calls(s) == sq, s
+
+def test_scan_parts():
+    "_scan: an apostrophe is prose, a `)` in a string is a string, a call cut off at the end is reported with its problem"
+    t = "It's [f(a=1), g(b=')')] or h(x"
+    assert [(t[a:b], why, [t[x:y] for x, y, _ in parts]) for a, b, why, parts in _scan(t)] == \
+        [("[f(a=1), g(b=')')]", None, ['f(a=1)', "g(b=')')"]), ('h(x', 'is never closed', [])]
+    assert parse_function_calls(t) == [{'tool': 'f', 'arguments': {'a': 1}}, {'tool': 'g', 'arguments': {'b': ')'}}]
+
+def test_spanned_calls_examples():
+    "A call's span is its whole statement, and each call of a list gets its own"
+    t = '\ufeffOK: [f(a=1), (g(b="é"))]\n```tool_code\n# h(0)\nprint(default_api.h(x=1))  # h(2)\n```'
+    assert [(c['tool'], t[a:b]) for c, (a, b) in _spanned_calls(t)] == [('f', 'f(a=1)'), ('g', '(g(b="é"))'), ('h', 'print(default_api.h(x=1))')]
+    s = 'f(1); g(x=[2])\n(k(3)) [print(m(4))]'
+    assert [s[a:b] for _, (a, b) in _spanned_calls(s)] == ['f(1)', 'g(x=[2])', 'k(3)', 'print(m(4))']
