@@ -2,12 +2,15 @@
 and the tools real MCP servers list: one built with the SDK's MCPServer (formerly FastMCP), and fncall's own
 (`mcp_server`, with the python tool sandboxed and in-process). `tests/test_mcp.py` checks the tools the
 `fncall serve` subprocess lists too, with no normalisation at all."""
-import datetime as dt, enum, json
-from typing import Annotated, Literal
+import datetime as dt, enum, json, time
+from typing import Annotated, Any, Literal, Union
 import anyio, pytest
+from fastcore.test import test_eq as eq, test_fail as fail  # aliased: pytest would collect test_* names
+from fastcore.utils import dict2obj
 from pydantic import BaseModel, Field
 from fncall.schema import get_schema
-from fncall.mktool import mk_tool
+from fncall.call import call_func, _py_nm
+from fncall.mktool import mk_tool, _py_type, _meta, _inline, _unmark, _nm_map, _max_nodes
 from schema_corpus import CORPUS
 
 def disp(name, /, **kw): return name, kw
@@ -206,3 +209,85 @@ def test_recursive_becomes_dict():
         got = get_schema(fn)['input_schema']
         assert set(got['properties']) == set(orig['input_schema']['properties'])
         assert '#' not in _refs(got) and '_site' not in json.dumps(got)
+
+# The private helpers' tests and the big-schema checks, moved from nbs/03_mktool.ipynb ("How it works")
+
+def _same_type(a, b): assert a == b, f'{a} != {b}'  # test_eq iterates over generic aliases
+
+def test_py_type():
+    _same_type(_py_type({'type': 'string'}), str)
+    _same_type(_py_type({'type': 'array', 'items': {'type': 'integer'}}), list[int])
+    _same_type(_py_type({'enum': ['a', 'b']}), Literal['a', 'b'])
+    _same_type(_py_type({'anyOf': [{'type': 'string'}, {'type': 'null'}]}), Union[str, None])
+    _same_type(_py_type({'type': ['integer', 'null']}), Union[int, None])
+    _same_type(_py_type({'type': 'object', 'additionalProperties': {'type': 'number'}}), dict[str, float])
+    _same_type(_py_type({'type': 'string', 'format': 'date-time'}), dt.datetime)
+    _same_type(_py_type({'type': 'array', 'prefixItems': [{'type': 'integer'}, {'type': 'string'}]}), tuple[int, str])
+    _same_type(_py_type({'not': {}}), Any)
+    _same_type(_py_type({'allOf': [{'type': 'integer'}], 'description': 'n'}), int)
+    _same_type(_py_type({'allOf': [{'type': 'integer'}, {'minimum': 0}]}), Any)
+    eq(_meta({'type': 'string', 'title': 'Name', 'description': 'Who'})[1].json_schema_extra, {'title': 'Name'})
+
+def test_inline():
+    root = {'properties': {'p': {'$ref': '#/definitions/P', 'description': 'A p'}, 'q': {'$ref': '#/properties/p'}, 'r': {'$ref': '#/$defs/Nope', 'description': 'R'}},
+            'definitions': {'P': {'type': 'object', 'properties': {'x': {'type': 'integer'}}}}}
+    eq(_inline(root['properties'], root), {
+        'p': {'title': 'P', 'type': 'object', 'properties': {'x': {'type': 'integer'}}, '_site': {'description': 'A p'}},
+        'q': {'title': 'P', 'type': 'object', 'properties': {'x': {'type': 'integer'}}, '_site': {}},
+        'r': {'description': 'R'}})
+    eq(_inline({'$ref': '#'}, {}), {'type': 'object', '_site': {}})
+    eq(_unmark({'allOf': [_inline({'$ref': '#/$defs/P', 'description': 'Q'}, {'$defs': {'P': {'type': 'integer'}}})]}),
+            {'allOf': [{'title': 'P', 'type': 'integer', 'description': 'Q'}]})
+
+def _dag(n):
+    "A schema of `n` definitions, each using the next one twice: 2**n nodes written out"
+    defs = {f'D{i}': {'type': 'object', 'properties': {'a': {'$ref': f'#/$defs/D{i+1}'}, 'b': {'$ref': f'#/$defs/D{i+1}'}}} for i in range(n)}
+    return {'type': 'object', 'properties': {'root': {'$ref': '#/$defs/D0'}}, 'required': ['root'],
+            '$defs': defs | {f'D{n}': {'type': 'object', 'properties': {'v': {'type': 'integer'}}, 'required': ['v']}}}
+
+def test_inline_shares_definitions():
+    t0 = time.perf_counter()
+    d0 = _inline(_dag(40)['properties'], _dag(40))['root']
+    a, b = d0['properties']['a'], d0['properties']['b']
+    assert a['properties'] is b['properties'] and a.defn is b.defn  # one D1, used twice
+    assert _py_type(a) is _py_type(b) and _py_type(a).__name__ == 'D1'
+    assert time.perf_counter() - t0 < 1
+
+def test_inline_cuts_cycles():
+    cyc = {'$defs': {'User': {'type': 'object', 'properties': {'org': {'$ref': '#/$defs/Org'}}},
+                     'Org': {'type': 'object', 'properties': {'owner': {'$ref': '#/$defs/User'}}}}}
+    u, o = _inline({'u': {'$ref': '#/$defs/User'}, 'o': {'$ref': '#/$defs/Org'}}, cyc).values()
+    eq(u['properties']['org']['properties']['owner'], {'type': 'object', '_site': {}})  # the cycle closes: a plain dict
+    assert o.defn is u['properties']['org'].defn  # every Org is that one Org
+
+def test_py_names():
+    eq(_py_nm(''), '_')
+    eq([_py_nm(o) for o in ('class', '2d', 'a.b')], ['class_', '_2d', 'a_b'])
+    eq(list(_nm_map(['self', 'x'])), ['self_', 'x'])
+
+def dispatch(name, **kwargs): return f"Called {name} with {kwargs}"
+
+def test_mk_tool_of_a_tool_object():
+    "An MCP `Tool`-like object (attributes, not keys)"
+    fn = mk_tool(dispatch, dict2obj(SEED_TOOL))
+    eq(fn('hello', path='src/'), "Called searchGitHub with {'query': 'hello', 'path': 'src/'}")
+    eq(fn.__name__, 'searchGitHub')
+    fail(lambda: fn(), contains="missing a required argument: 'query'")
+
+def test_big_schemas():
+    "A definition used twice at each of 40 levels is one class each, a cycle of definitions that all use each other is cut where it closes; what would expand past `_max_nodes` raises, naming the tool"
+    t0 = time.perf_counter()
+    fn = mk_tool(dispatch, {'name': 'deep', 'input_schema': _dag(40)})
+    eq(len(get_schema(fn)['input_schema']['$defs']), 41)
+    assert "a: expected object, got 'x'" in call_func(fn, {'root': {'a': {'b': {'a': 'x'}}}}, raise_on_err=False)
+    mesh = {f'D{i}': {'type': 'object', 'properties': {f'p{j}': {'$ref': f'#/$defs/D{j}'} for j in range(12) if j != i}} for i in range(12)}
+    fn = mk_tool(dispatch, {'name': 'mesh', 'input_schema': {'type': 'object', 'properties': {'m': {'$ref': '#/$defs/D0'}}, '$defs': mesh}})
+    eq(len(get_schema(fn)['input_schema']['$defs']), 12)
+    assert time.perf_counter() - t0 < 5
+    fail(lambda: mk_tool(dispatch, {'name': 'big', 'input_schema': {'type': 'object', 'properties': {f'p{i}': {'type': 'object', 'properties': {}} for i in range(_max_nodes)}}}),
+              contains="Tool 'big': its schema expands to over 10000 schemas once its $refs are written out")
+    fail(lambda: mk_tool(dispatch, {'name': 'neg', 'input_schema': _dag(30) | {'properties': {'x': {'not': {'$ref': '#/$defs/D0'}}}}}),
+              contains="Tool 'neg': a keyword kept as it is expands to over 10000 schemas")
+    tuples = {f'L{i}': {'type': 'array', 'prefixItems': [{'$ref': f'#/$defs/L{i+1}'}]*10} for i in range(6)} | {'L6': {'type': 'integer'}}
+    fail(lambda: mk_tool(dispatch, {'name': 'tuples', 'input_schema': {'type': 'object', 'properties': {'x': {'$ref': '#/$defs/L0'}}, '$defs': tuples}}),
+              contains="Tool 'tuples': its schema expands to over 10000 schemas once its $refs are written out")

@@ -1,8 +1,12 @@
 "Every tool_schema output over the corpus builds the providers' own SDK types, passes check_schema, and strict mode round-trips through call_func"
-import enum, functools, inspect, json, random, re, sys
+import enum, functools, inspect, json, random, re, sys, time
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
 from types import UnionType
-from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
+from typing import Annotated, Any, Literal, Optional, Union, get_args, get_origin, get_type_hints, is_typeddict
 import pytest
+from fastcore.test import test_eq as eq, test_fail as fail  # aliased: pytest would collect test_* names
 from jsonschema import Draft202012Validator
 from pydantic import BaseModel, Field, TypeAdapter
 from anthropic.types import ToolParam
@@ -13,6 +17,8 @@ import mcp.types as mt
 from fncall.schema import get_schema
 from fncall.call import call_func
 from fncall.providers import tool_schema, strict_schema, check_schema
+from fncall.providers import _kids, _map_kids, _types, _is_any, _is_free, _not_schemas, _jsonable, _read, _move, _kv, _gemini, _unroll, _gem_names, _depth
+from fncall.mktool import mk_tool
 from schema_corpus import CORPUS, Tools
 
 _ids = lambda f: getattr(f, '__name__', type(f).__name__)
@@ -316,3 +322,186 @@ def test_bad_input():
         'parameters.properties.a: a schema must be a JSON object, not None']
     with pytest.raises(ValueError, match="A tool schema needs a 'name'"): tool_schema({'parameters': _obj({})})
     with pytest.raises(ValueError, match="parameters.properties.a: a schema must be a JSON object"): tool_schema({'name': 'f', 'parameters': _obj({'a': 1})}, 'openai', True)
+
+# The private helpers' tests and the edge cases, moved from nbs/04_providers.ipynb ("How it works")
+
+def test_walking():
+    s = {'type':'object', 'properties': {'a': {'type':'array', 'items': {'type':'integer'}}}}
+    eq(list(_kids(s)), [('properties.a', {'type': 'array', 'items': {'type': 'integer'}})])
+    eq(_map_kids(s, lambda o: {**o, 'description': 'seen'})['properties']['a'], {'type': 'array', 'items': {'type': 'integer'}, 'description': 'seen'})
+    eq(_types({'type': ['integer', 'null']}), ['integer', 'null'])
+    assert _is_any({'description': 'anything'}) and not _is_any({'type': 'string'})
+    assert _is_free({'type': 'object', 'additionalProperties': {'type': 'integer'}}) and _is_free({'type': 'object'}) and not _is_free(s)
+    assert not _is_free({'type': 'object', 'properties': {}})  # a record without fields (or a tool without parameters) is not a dict
+    eq(_not_schemas({'type': 'object', 'properties': {'a': 'x'}}), ["parameters.properties.a: a schema must be a JSON object, not 'x'"])
+
+@dataclass
+class Range: lo:float=0.; hi:float=float('inf')
+
+def test_jsonable():
+    eq(_jsonable({'default': [float('inf'), -float('inf'), b'\xff', b'ok', Path('a'), {1: Decimal('1.5')}, {2}]}),
+       {'default': ['inf', '-inf', '\\xff', 'ok', 'a', {'1': '1.5'}, [2]]})
+    eq(_jsonable(Range()), {'lo': 0., 'hi': 'inf'})
+    def scale(x:float=0.): "Scale"; return x
+    fail(lambda: call_func(scale, {'x': _jsonable(float('-inf'))}), contains="x: input should be a finite number, got '-inf'")
+
+def test_read():
+    eq(_read({'properties': {'a': {'type': 'integer'}}}), {'properties': {'a': {'type': 'integer'}}, 'type': 'object'})
+    eq(_read({}), {'type': 'object'})
+    eq(_read({'type': 'object', 'properties': {'b': {}}, 'allOf': [{'properties': {'a': {}}, 'required': ['a']}]}),
+       {'properties': {'a': {}, 'b': {}}, 'required': ['a'], 'type': 'object'})
+    eq(_read({'$ref': '#/definitions/A', 'definitions': {'A': {'type': 'object', 'properties': {'a': {}}}}}),
+       {'$defs': {'A': {'type': 'object', 'properties': {'a': {}}}}, 'type': 'object', 'properties': {'a': {}}})
+    deep = {'type': 'string'}
+    for _ in range(1000): deep = {'type': 'object', 'properties': {'x': deep}}
+    fail(lambda: _read(deep), exc=ValueError, contains='nests over 200 levels')
+
+def test_move():
+    eq(_move({'type': 'string', 'minLength': 1, 'format': 'Decimal', 'default': '1', 'title': 'X'}, {'type', 'format'}, {'date'}),
+       {'type': 'string', 'description': 'at least 1 characters; format: Decimal; default: "1"'})
+    eq(_move({'type': 'string', 'format': 'UUID'}, {'type', 'format'}, {'uuid'}), {'type': 'string', 'format': 'uuid'})
+    eq(_move({'type': 'array', 'description': 'Tags', 'uniqueItems': True}, {'type', 'description'}, set())['description'], 'Tags (no duplicates)')
+
+def test_kv():
+    eq(_kv({'description': 'Stock', 'type': 'object', 'additionalProperties': {'type': 'integer'}}),
+       {'description': 'Stock (a list of key/value pairs)', 'type': 'array', 'items': {'type': 'object', 'required': ['key', 'value'],
+        'properties': {'key': {'type': 'string'}, 'value': {'type': 'integer'}}}})
+
+@dataclass
+class Tree:
+    "A tree"
+    value:int # Value
+    kids:list['Tree']=field(default_factory=list) # Subtrees
+
+def grow(t:Tree, mode:Literal[1, 2, None]=None, tags:dict[str, int]=None): "Grow a tree"
+
+def test_gemini_unrolls_tree():
+    gs = _gemini(get_schema(grow)['input_schema'], 'grow')
+    leaf = {'type': 'object', 'properties': {'value': {'description': 'Value', 'type': 'integer'}}, 'required': ['value'],
+            'description': 'A tree (kids left out: nesting stops here)'}
+    kids = lambda o: {'description': 'Subtrees', 'default': [], 'type': 'array', 'items': o}
+    tree = lambda k: {'type': 'object', 'properties': {'value': {'description': 'Value', 'type': 'integer'}, 'kids': k},
+                      'required': ['value'], 'description': 'A tree'}
+    eq(gs['properties']['t'], tree(kids(tree(kids(leaf)))))
+    eq(gs['properties']['mode'], {'description': 'one of 1, 2', 'default': None, 'type': 'integer', 'nullable': True})
+    eq(gs['properties']['tags']['items']['properties']['value'], {'type': 'integer'})
+    eq(gs['required'], ['t'])
+    eq(gs, tool_schema(grow, 'gemini')['parameters'])
+
+class Boss(BaseModel):
+    "A person"
+    name:str
+    boss:Optional['Boss']=None
+
+@dataclass
+class Link:
+    "A link that may lead on"
+    next:Optional['Link']=None
+
+def promote(p:Boss): "Promote someone"
+def hop(x:Link=None): "Follow links"
+
+def test_gemini_cut_leaves_nothing_half_written():
+    "An optional recursive field is left out where the unrolling stops, a type with nothing but recursive fields one level up, and a tool left with no parameters has none"
+    b3 = _gemini(get_schema(promote)['input_schema'], 'promote')['properties']['p']['properties']['boss']['properties']['boss']
+    eq(b3, {'type': 'object', 'properties': {'name': {'type': 'string'}}, 'required': ['name'], 'default': None, 'nullable': True,
+            'description': 'A person (boss left out: nesting stops here)'})
+    eq(_gemini(get_schema(hop)['input_schema'], 'hop'), None)
+    eq(_unroll(get_schema(hop)['input_schema'], 'hop'), {'type': 'object', 'properties': {}, 'description': 'x left out: nesting stops here'})
+    params = lambda t: t['function']['parameters'] if 'function' in t else t.get('parameters', t.get('input_schema'))
+    eq(params(tool_schema(hop, 'anthropic', strict=True)), {'type': 'object', 'properties': {}, 'description': 'x left out: nesting stops here',
+                                                            'additionalProperties': False})
+    assert 'parameters' not in tool_schema(hop, 'gemini')
+
+class Member(BaseModel):
+    name:str
+    org:Optional['Team']=None
+    projects:list['Project']=[]
+class Team(BaseModel):
+    name:str
+    owner:Optional[Member]=None
+    parent:Optional['Team']=None
+class Project(BaseModel):
+    name:str
+    lead:Optional[Member]=None
+    team:Optional[Team]=None
+Member.model_rebuild(); Team.model_rebuild()
+def assign(member:Member, project:Project): "Assign a member to a project"
+
+def _levels(s): return ('properties' in s) + max([0, *map(_levels, s.get('properties', {}).values()), *([_levels(s['items'])] if 'items' in s else [])])
+
+def _dag(n):
+    "A schema of `n` definitions, each using the next one twice: 2**n schemas written out"
+    defs = {f'D{i}': {'type': 'object', 'properties': {'a': {'$ref': f'#/$defs/D{i+1}'}, 'b': {'$ref': f'#/$defs/D{i+1}'}}} for i in range(n)}
+    return {'type': 'object', 'properties': {'root': {'$ref': '#/$defs/D0'}}, 'required': ['root'],
+            '$defs': defs | {f'D{n}': {'type': 'object', 'properties': {'v': {'type': 'integer'}}, 'required': ['v']}}}
+
+def _mesh(n):
+    "`n` types, each with a name and a field of each other type"
+    defs = {f'D{i}': {'type': 'object', 'properties': {'name': {'type': 'string'}} | {f'p{j}': {'$ref': f'#/$defs/D{j}'} for j in range(n) if j != i}} for i in range(n)}
+    return {'type': 'object', 'properties': {'root': {'$ref': '#/$defs/D0'}}, '$defs': defs}
+
+def test_gemini_unroll_size():
+    "Three models that all refer to each other unroll to a few levels in all; five unroll fewer levels; a schema whose types, used twice at each level, would write out to millions of schemas is refused, naming the tool, straight away"
+    t0 = time.perf_counter()
+    ga = _gemini(get_schema(assign)['input_schema'], 'assign')
+    eq(_levels(ga['properties']['member']), 5)  # at most: a member, its org, the org's owner (a repeat), the owner's project, its lead (a second)
+    assert len(json.dumps(ga)) < 50_000 and len(json.dumps(_unroll(get_schema(assign)['input_schema'], 'assign'))) < 50_000
+    eq(_levels(_gemini(_mesh(4), 'mesh')['properties']['root']), 6)  # 4 types, 2 repeats
+    eq(_levels(_gemini(_mesh(5), 'mesh')['properties']['root']), 6)  # 5 types, 1 repeat
+    eq(_levels(_gemini(_mesh(6), 'mesh')['properties']['root']), 6)  # 6 types, no repeat
+    fail(lambda: _gemini(_mesh(7), 'mesh'), contains="Tool 'mesh': its $refs written out make over 5000 schemas")
+    fail(lambda: _gemini(_dag(30), 'wide'), contains="Tool 'wide': its $refs written out make over 5000 schemas: too many to send without $ref")
+    eq(len(strict_schema(_dag(30))['$defs']), 31)  # OpenAI's strict mode keeps the $refs
+    assert time.perf_counter() - t0 < 5
+
+_long = 'a-' + 'b'*70
+
+def test_gem_names():
+    eq(_gem_names({'type': 'object', 'properties': {'approval-policy': {'type': 'string'}, '2d': {'type': 'string'}, 'ok_1': {'type': 'string'}},
+                   'required': ['approval-policy']}),
+       {'type': 'object', 'properties': {'approval_policy': {'type': 'string'}, '_2d': {'type': 'string'}, 'ok_1': {'type': 'string'}},
+        'required': ['approval_policy']})
+    eq(list(_gem_names({'type': 'object', 'properties': {'a-b': {}, 'a.b': {}}})['properties']), ['a_b', 'a.b'])  # never two of one name
+    eq(list(_gem_names({'type': 'object', 'properties': {'café-x': {}, _long: {}}})['properties']), ['café-x', _long])  # no name Gemini takes reaches these
+
+def test_gemini_renamed_names_reach_parameters():
+    "Each renamed parameter reaches its parameter through `call_func`, here of a tool `mk_tool` made from an MCP-style schema; a name that can't is refused"
+    mcp_names = {'name': 'names', 'input_schema': {'type': 'object', 'properties': {n: {'type': 'integer'} for n in ('approval-policy', '2d', 'a.b', 'x y', 'class')}}}
+    fn = mk_tool(lambda name, /, **kw: kw, mcp_names)
+    gem = list(tool_schema(fn, 'gemini')['parameters']['properties'])
+    eq(gem, ['approval_policy', '_2d', 'a_b', 'x_y', 'class'])
+    eq(call_func(fn, {n: 1 for n in gem}), {n: 1 for n in mcp_names['input_schema']['properties']})
+    for n in ('café-x', _long):
+        f = mk_tool(lambda name, /, **kw: kw, {'name': 'odd', 'input_schema': {'type': 'object', 'properties': {n: {'type': 'integer'}}}})
+        fail(lambda: tool_schema(f, 'gemini'), contains=f"gemini would reject tool 'odd':\nparameters: parameter name {n!r} is not allowed")
+
+def test_check_schema_nesting():
+    "Nesting is measured following $refs, each definition once"
+    deep = {'type': 'object', 'properties': {}}
+    for _ in range(11): deep = {'type': 'object', 'properties': {'a': deep}}
+    eq(check_schema({'name': 'f', 'parameters': deep, 'strict': False, 'type': 'function'}, 'responses'), ['objects are nested 12 levels deep, over the limit of 10'])
+    oai = lambda ps, strict=False: {'type': 'function', 'function': {'name': 'f', 'parameters': ps} | ({'strict': True} if strict else {})}
+    t0 = time.perf_counter()
+    eq(check_schema(oai(_dag(40)), 'openai'), ['objects are nested 42 levels deep, over the limit of 10'])  # each definition measured once
+    mesh = {f'D{i}': {'type': 'object', 'properties': {f'p{j}': {'$ref': f'#/$defs/D{j}'} for j in range(12) if j != i}} for i in range(12)}
+    mesh = {'type': 'object', 'properties': {'m': {'$ref': '#/$defs/D0'}}, '$defs': mesh}
+    eq(check_schema(oai(mesh), 'openai'), ['objects are nested 13 levels deep, over the limit of 10'])
+    eq(check_schema({'name': 'f', 'strict': True, 'input_schema': mesh}, 'anthropic')[-1], 'parameters: recursive schemas are not supported in strict mode')
+    eq(_depth({'properties': {'a': {'$ref': 7}}}, {}), (1, False))  # a $ref that is not a string names nothing
+    assert time.perf_counter() - t0 < 5
+
+def test_check_schema_lines():
+    "What a converter can leave behind by mistake, and what bad input looks like, gets a line rather than an exception"
+    gem = lambda ps, nm='f': check_schema({'name': nm, 'parameters': {'type': 'object', 'properties': ps}}, 'gemini')
+    eq(gem({'boss': {'anyOf': [], 'nullable': True}}), ['parameters.properties.boss: anyOf must be a non-empty list of schemas',
+                                                        'parameters.properties.boss: schema has no type'])
+    eq(gem({'v': {'enum': ['a']}}), ['parameters.properties.v: schema has no type'])
+    eq(gem({'t': {'type': 'array', 'items': [{'type': 'string'}]}}), ['parameters.properties.t: items must be one schema, not list'])
+    eq(gem({'approval-policy': {'type': 'string'}}), ["parameters: parameter name 'approval-policy' is not allowed: Gemini parameter names match [a-zA-Z_][a-zA-Z0-9_]{0,63}"])
+    eq(gem({'o': {'type': 'object', 'properties': {'approval-policy': {'type': 'string'}}}}), [])  # only parameter names are ruled
+    eq(gem({'a': {'type': 'string'}}, 'x'*64), [])
+    eq(len(gem({'a': {'type': 'string'}}, 'x'*65)), 1)
+    eq(len(gem({'a': {'type': 'string'}}, '1f')), 1)
+    inf = check_schema({'name': 'f', 'input_schema': {'type': 'object', 'properties': {'a': {'default': float('inf')}}}}, 'anthropic')
+    eq(len(inf), 1); assert inf[0].startswith('the tool is not JSON: Out of range float values'), inf
