@@ -229,6 +229,8 @@ def _async(f):
     async def cb(progress, total, message): f(progress, total, message)
     return cb
 
+
+# %% ../nbs/08_mcp.ipynb #57d9842a
 def _remote(dispatch, t):
     "Tool `t` as a function: its output schema as the return annotation, its title and annotations kept, `options` for one call's timeout and progress"
     f = mk_tool(dispatch, t)
