@@ -1,4 +1,4 @@
-"""Register functions once; give any provider its tool list; run what the model asks for and hand back its next-turn messages
+"""Register functions once, send any provider its tool list, run the calls a model asks for and get back its next-turn messages
 
 Docs: https://fncall.github.io/fncall/tools.html.md"""
 
@@ -15,28 +15,6 @@ from .call import call_func, _attempt, _model_err, _is_async, _dispatch, _show
 from .providers import tool_schema
 from .pycall import parse_function_calls, map_positional_args
 from .parse import ToolCallParser
-
-# %% ../nbs/07_tools.ipynb #5e1c0a11
-async def _outcome(nm, f, args, timeout=None, out=None):
-    "(result, is_error) of calling tool `nm`, function `f`, with a model's `args`; `out` makes the result what is sent. Formatting an error and `out` count against `timeout` too"
-    import asyncio  # here, not at the top: `import fncall` stays fast for code that never awaits
-    try: ok, res, msg = await asyncio.wait_for(_attempt(f, args, None, label=nm, out=out), timeout)  # the tool's own errors (a sys.exit too) are caught inside
-    except TimeoutError as e: return _model_err(nm, e, timeout), True  # so this is only the wait running out
-    return (res, False) if ok else (msg, True)
-
-def _sync(coro):
-    "Result of `coro`, run on a new event loop (in a worker thread if this one already has a loop running); the caller's frame is remembered for `python`"
-    import asyncio
-    with _dispatch(sys._getframe(1)):
-        try: asyncio.get_running_loop()
-        except RuntimeError: return asyncio.run(coro)
-        with concurrent.futures.ThreadPoolExecutor(1) as ex: return ex.submit(contextvars.copy_context().run, asyncio.run, coro).result()
-
-def _unbound(f):
-    "Is `f` a function written in a class body whose first parameter is `self`, i.e. a method with no instance?"
-    qn = getattr(f, '__qualname__', '').split('.')
-    if not inspect.isfunction(f) or len(qn) < 2 or qn[-2] == '<locals>': return False
-    return list(inspect.signature(f).parameters)[:1] == ['self']
 
 # %% ../nbs/07_tools.ipynb #bcf16d15
 class FunctionTool:
@@ -90,7 +68,9 @@ class FunctionTool:
         "The tool's result for a model's `inputs`, or the error text for the model if the call failed"
         with _dispatch(sys._getframe()): return (await _outcome(self.name, self.fn, inputs, timeout))[0]
 
-    def run(self, inputs:dict|str|None=None, timeout:float|None=None):
+    def run(self,
+            inputs:dict|str|None=None, # A model's arguments: a dict or a JSON object string
+            timeout:float|None=None): # Seconds the call may take
         "The tool's result for a model's `inputs`, or the error text for the model if the call failed"
         return _sync(self.arun(inputs, timeout))
 
@@ -100,19 +80,46 @@ class FunctionTool:
     def __setstate__(self, d): vars(self).update(d); self._look_like(self.fn)
 
 
+# %% ../nbs/07_tools.ipynb #5e1c0a11
+async def _outcome(nm, f, args, timeout=None, out=None):
+    "(result, is_error) of calling tool `nm`, function `f`, with a model's `args`; `out` makes the result what is sent. Formatting an error and `out` count against `timeout` too"
+    import asyncio  # here, not at the top: `import fncall` stays fast for code that never awaits
+    try: ok, res, msg = await asyncio.wait_for(_attempt(f, args, None, label=nm, out=out), timeout)  # the tool's own errors (a sys.exit too) are caught inside
+    except TimeoutError as e: return _model_err(nm, e, timeout), True  # so this is only the wait running out
+    return (res, False) if ok else (msg, True)
+
+def _sync(coro):
+    "Result of `coro`, run on a new event loop (in a worker thread if this one already has a loop running); the caller's frame is remembered for `python`"
+    import asyncio
+    with _dispatch(sys._getframe(1)):
+        try: asyncio.get_running_loop()
+        except RuntimeError: return asyncio.run(coro)
+        with concurrent.futures.ThreadPoolExecutor(1) as ex: return ex.submit(contextvars.copy_context().run, asyncio.run, coro).result()
+
+def _unbound(f):
+    "Is `f` a function written in a class body whose first parameter is `self`, i.e. a method with no instance?"
+    qn = getattr(f, '__qualname__', '').split('.')
+    if not inspect.isfunction(f) or len(qn) < 2 or qn[-2] == '<locals>': return False
+    return list(inspect.signature(f).parameters)[:1] == ['self']
+
 # %% ../nbs/07_tools.ipynb #c17ea6ec
 class FunctionRegistry:
     "Tools registered by decorator, in every provider's format; runs the tool calls in a model's response"
     def __init__(self): self.tools = {}
 
-    def add(self, fn, description:str|None=None, name:str|None=None):
+    def add(self,
+            fn, # The function, bound method, closure or callable object
+            description:str|None=None, # What the tool does (default: the docstring)
+            name:str|None=None): # The tool's name (default: the function's)
         "Register `fn` as a tool; returns `fn`"
         t = FunctionTool(fn, description, name)
         if t.name in self.tools: raise ValueError(f"A tool named {t.name!r} is already registered")
         self.tools[t.name] = t
         return fn
 
-    def function(self, description:str='', name:str|None=None):
+    def function(self,
+                 description:str='', # What the tool does (default: the docstring)
+                 name:str|None=None): # The tool's name (default: the function's)
         "Decorator registering a function as a tool"
         return lambda fn: self.add(fn, description or None, name)
 
@@ -131,12 +138,42 @@ class FunctionRegistry:
     def __len__(self): return len(self.tools)
     def __repr__(self): return f"FunctionRegistry({list(self.tools)})"
 
+# %% ../nbs/07_tools.ipynb #f4750e79
 def _copy(o):
     "Copy of a schema's dicts and lists"
     if type(o) is dict: return {k: _copy(v) for k,v in o.items()}
     if type(o) is list: return [_copy(v) for v in o]
     return o
 
+# %% ../nbs/07_tools.ipynb #314ab844
+@patch
+async def arun(self:FunctionRegistry,
+               response, # A provider response (SDK object or dict), or text the model wrote
+               context:dict|None=None, # Variables python-style calls in text may use as arguments
+               timeout:float|None=None, # Seconds each call may take
+              )->list: # Messages for the next turn
+    "Run the tool calls in `response` concurrently; the provider's next-turn messages carrying the results"
+    import asyncio
+    fmt, calls = self._calls(response, context)
+    with _dispatch(sys._getframe()):
+        return _reply(fmt, calls, await asyncio.gather(*(self._run1(nm, args, err, timeout) for _,nm,args,err in calls)), sdk=_genai(response))
+
+@patch
+def run(self:FunctionRegistry,
+        response, # A provider response (SDK object or dict), or text the model wrote
+        context:dict|None=None, # Variables python-style calls in text may use as arguments
+        timeout:float|None=None, # Seconds each call may take
+       )->list: # Messages for the next turn
+    "Run the tool calls in `response` concurrently; the provider's next-turn messages carrying the results"
+    return _sync(self.arun(response, context, timeout))
+
+# %% ../nbs/07_tools.ipynb #6d6eac9a
+@patch
+async def _run1(self:FunctionRegistry, nm, args, err, timeout):
+    "(result, is_error) of one call read from a response; the result made what is sent (`_wire`) within the call's timeout"
+    if err is not None: return err, True
+    if (t := self.tools.get(nm)) is None: return f"Error: there is no tool {_show(nm)}; the tools are: {', '.join(self.tools)}", True
+    return await _outcome(nm, t.fn, args, timeout, out=_wire)
 
 # %% ../nbs/07_tools.ipynb #395b1c3c
 def _plain(o):
@@ -162,6 +199,7 @@ def _one(c, where, id, name, args, fn=None, opt_id=False):
     return (_want(c.get(id), (str, type(None)) if opt_id else str, f'{where}.{id}'),
             _want(f.get(name), str, f"{where}.{fn + '.' if fn else ''}{name}"), f.get(args))
 
+# %% ../nbs/07_tools.ipynb #4cd3fdbf
 def _gemini_calls(parts, where='parts'):
     res = []
     for i,p in enumerate(_want([] if parts is None else parts, list, where)):
@@ -194,6 +232,7 @@ def _items(r):
     if bad is not None: raise ValueError(f"Can't read tool calls from a list holding {_show(bad, 100)}: pass a provider response, "
                                          "or its tool calls, content blocks, output items or parts")
 
+# %% ../nbs/07_tools.ipynb #2b8f9572
 def _read(resp):
     "(format, [(id, name, arguments)]) for the tool calls in a provider response; a response of the wrong shape is a `ValueError` saying where"
     r = _plain(resp)
@@ -238,6 +277,7 @@ def _jsonable(res):
     try: json.dumps(res, allow_nan=False); return res
     except (TypeError, ValueError): return _text(res)
 
+# %% ../nbs/07_tools.ipynb #919f78c7
 def _reply(fmt, calls, outs, sdk=False):
     "Next-turn messages for provider format `fmt` carrying results `outs` ((value, is_error) per call); `sdk`: Gemini's parts as google-genai `Part`s"
     if not calls: return []
@@ -298,51 +338,7 @@ def _named(self:FunctionRegistry, nm, args, id=None):
     except ValueError as e: return id, nm, None, f"Error: invalid arguments for tool {nm!r}: {e}"
 
 
-# %% ../nbs/07_tools.ipynb #314ab844
-@patch
-async def _run1(self:FunctionRegistry, nm, args, err, timeout):
-    "(result, is_error) of one call read from a response; the result made what is sent (`_wire`) within the call's timeout"
-    if err is not None: return err, True
-    if (t := self.tools.get(nm)) is None: return f"Error: there is no tool {_show(nm)}; the tools are: {', '.join(self.tools)}", True
-    return await _outcome(nm, t.fn, args, timeout, out=_wire)
-
-@patch
-async def arun(self:FunctionRegistry,
-               response, # A provider response (SDK object or dict), or text the model wrote
-               context:dict|None=None, # Variables python-style calls in text may use as arguments
-               timeout:float|None=None, # Seconds each call may take
-              )->list: # Messages for the next turn
-    "Run the tool calls in `response` concurrently; the provider's next-turn messages carrying the results"
-    import asyncio
-    fmt, calls = self._calls(response, context)
-    with _dispatch(sys._getframe()):
-        return _reply(fmt, calls, await asyncio.gather(*(self._run1(nm, args, err, timeout) for _,nm,args,err in calls)), sdk=_genai(response))
-
-@patch
-def run(self:FunctionRegistry,
-        response, # A provider response (SDK object or dict), or text the model wrote
-        context:dict|None=None, # Variables python-style calls in text may use as arguments
-        timeout:float|None=None, # Seconds each call may take
-       )->list: # Messages for the next turn
-    "Run the tool calls in `response` concurrently; the provider's next-turn messages carrying the results"
-    return _sync(self.arun(response, context, timeout))
-
 # %% ../nbs/07_tools.ipynb #8659538f
-def _example_value(s):
-    "A placeholder value of the type schema `s` describes"
-    t = s.get('type') if isinstance(s, dict) else None
-    if isinstance(s, dict) and s.get('enum'): return s['enum'][0]
-    return {'string': '...', 'integer': 1, 'number': 1.5, 'boolean': True, 'array': [], 'object': {}}.get(t, '...')
-
-def _example(schema):
-    "(name, example arguments) for a tool schema, with its required parameters"
-    js = schema['input_schema']
-    return schema['name'], {k: _example_value(js['properties'][k]) for k in js.get('required', [])}
-
-_fmts = dict(
-    json="To call tools, reply with one line per call: TOOL_CALL followed by a JSON object with the tool's name and its parameters, e.g.\nTOOL_CALL {example}\nTo call several tools, write several such lines.",
-    python="To call tools, reply with one Python function call per line, with keyword arguments, e.g.\n{example}\nArgument values are Python literals: strings, numbers, True, False, None, lists and dicts{ctx}.")
-
 @patch
 def prompt(self:FunctionRegistry,
            style:str='json', # 'json' (TOOL_CALL lines) or 'python' (function calls)
@@ -359,3 +355,18 @@ def prompt(self:FunctionRegistry,
     ctx = f", or these variables: {', '.join(context)}" if context else ''
     return f"You can use these tools:\n\n{tools}\n\n" + _fmts[style].format(example=ex, ctx=ctx)
 
+# %% ../nbs/07_tools.ipynb #b2e9fe92
+def _example_value(s):
+    "A placeholder value of the type schema `s` describes"
+    t = s.get('type') if isinstance(s, dict) else None
+    if isinstance(s, dict) and s.get('enum'): return s['enum'][0]
+    return {'string': '...', 'integer': 1, 'number': 1.5, 'boolean': True, 'array': [], 'object': {}}.get(t, '...')
+
+def _example(schema):
+    "(name, example arguments) for a tool schema, with its required parameters"
+    js = schema['input_schema']
+    return schema['name'], {k: _example_value(js['properties'][k]) for k in js.get('required', [])}
+
+_fmts = dict(
+    json="To call tools, reply with one line per call: TOOL_CALL followed by a JSON object with the tool's name and its parameters, e.g.\nTOOL_CALL {example}\nTo call several tools, write several such lines.",
+    python="To call tools, reply with one Python function call per line, with keyword arguments, e.g.\n{example}\nArgument values are Python literals: strings, numbers, True, False, None, lists and dicts{ctx}.")

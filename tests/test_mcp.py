@@ -113,3 +113,28 @@ def test_without_the_mcp_extra():
     assert p.returncode != 0 and p.stderr == 'fncall: the MCP bridge needs the mcp extra: pip install "fncall[mcp]"\n', p.stderr
     p = subprocess.run([sys.executable, '-c', block, 'schema', 'mcp_demo:add'], cwd=HERE, capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and json.loads(p.stdout)['name'] == 'add', p.stderr
+
+# ---- `_load` and `_servable`: what `module:attr` names ----
+def test_load():
+    from fncall.mcp import _load
+    with pytest.raises(Exception) as e: _load('no_such_module_xyz:f')
+    assert "can't import module 'no_such_module_xyz'" in str(e.value)
+    with pytest.raises(Exception) as e: _load('json:nope')
+    assert "module 'json' has no attribute 'nope'" in str(e.value)
+    assert list(_load('json:dumps')) == ['dumps']
+    assert 'dumps' in _load('json')
+
+def test_load_a_path(tmp_path):
+    "A module given by its path"
+    from fncall.mcp import _load
+    p = tmp_path/'mytools.py'
+    p.write_text('def twice(x:int)->int: return 2*x\n')
+    assert _load(f'{p}:twice')['twice'](4) == 8
+    with pytest.raises(Exception) as e: _load('/no/such/tools.py')
+    assert "can't import module '/no/such/tools.py'" in str(e.value)
+
+def test_servable():
+    from fncall.mcp import _servable
+    with pytest.raises(Exception) as e: _servable('json:JSONEncoder.encode')
+    assert "'json:JSONEncoder.encode' names JSONEncoder.encode, a method with no instance to call it on" in str(e.value)
+    assert list(_servable('json:dumps')) == ['dumps']

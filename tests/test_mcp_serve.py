@@ -235,3 +235,17 @@ def test_cancel_stops_the_code(transport):
     took, r = _drive(transport, ['--timeout', '30'], go)
     assert took < 5, took
     assert not r.is_error and text(r) == "1", text(r)  # stopped as a timeout stops it: the namespace is kept
+
+def test_address():
+    "`--http [HOST:]PORT`: the host 127.0.0.1 if not given, an IPv6 host in brackets"
+    from fncall.mcp import _address
+    assert _address('8000') == ('127.0.0.1', 8000)
+    assert _address('0.0.0.0:80') == ('0.0.0.0', 80)
+    assert _address('[::1]:9') == ('::1', 9)
+    with pytest.raises(ValueError, match=r'--http takes \[HOST:\]PORT'): _address('host:http')
+
+def test_guarded():
+    "The loopback names the SDK guards against DNS rebinding, as it writes them; any other address needs a token"
+    from fncall.mcp import _guarded
+    assert [_guarded(h) for h in ('localhost', '127.0.0.1', '0:0:0:0:0:0:0:1')] == ['localhost', '127.0.0.1', '::1']
+    assert not any(map(_guarded, ('127.0.0.2', '0.0.0.0', '::', 'example.com')))

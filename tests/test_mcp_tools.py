@@ -67,3 +67,47 @@ def test_default_timeout_over_http():
             with pytest.raises(TimeoutError): await py('import time\ntime.sleep(8)')
             assert await py.options(timeout=30)('1+1') == '2'
     with http_server('--timeout', '20') as url: anyio.run(go, url)
+
+# ---- content other than text, and paged tool lists, from a server built with the SDK's low-level `Server` ----
+def _media_server(cursors):
+    "A server whose tool list comes in pages, each page's next cursor the next of `cursors`; its tools return an image"
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+    async def list_tools(ctx, params):
+        i = int(params.cursor) if params and params.cursor else 0
+        nxt = cursors[i] if i < len(cursors) else None
+        return types.ListToolsResult(tools=[types.Tool(name=f'snap{i}', description='Screenshot', inputSchema={'type': 'object', 'properties': {}})], nextCursor=nxt)
+    async def call_tool(ctx, params):
+        if params.name == 'snap0': return types.CallToolResult(content=[types.ImageContent(type='image', data='iVBORw0KGgo=', mimeType='image/png')])
+        return types.CallToolResult(content=[types.TextContent(type='text', text='no screen'), types.AudioContent(type='audio', data='UklG', mimeType='audio/wav')], isError=True)
+    return Server('media', on_list_tools=list_tools, on_call_tool=call_tool)
+
+def _media(cursors):
+    "(tool names, the image tool's result, the failing tool's error) over the SDK's in-memory transport; the error text if listing fails"
+    from mcp.client.session import ClientSession
+    from mcp.shared.memory import create_client_server_memory_streams
+    async def main():
+        srv = _media_server(cursors)
+        async with create_client_server_memory_streams() as (client, server), anyio.create_task_group() as tg:
+            tg.start_soon(lambda: srv.run(*server, srv.create_initialization_options()))
+            try:
+                async with ClientSession(*client) as session:
+                    await session.initialize()
+                    try: tools = await mcp_tools(session)
+                    except RuntimeError as e: return str(e)
+                    try: await tools[1]()
+                    except RuntimeError as e: err = str(e)
+                    return [t.__name__ for t in tools], await tools[0](), err
+            finally: tg.cancel_scope.cancel()
+    return anyio.run(main)
+
+def test_images_and_pages():
+    "An image comes back whole, as MCP writes it; an error's non-text parts are named; the tool list is read page by page"
+    names, img, err = _media(['1', '2'])
+    assert names == ['snap0', 'snap1', 'snap2']
+    assert img == [{'type': 'image', 'data': 'iVBORw0KGgo=', 'mimeType': 'image/png'}]
+    assert err == 'no screen\n[audio content, audio/wav]'
+
+def test_repeated_cursor():
+    "A server repeating its cursor is an error, rather than an endless listing"
+    assert _media(['1', '1']) == "The MCP server gave the tool list cursor '1' twice: its listing would never end"

@@ -299,3 +299,43 @@ def test_schemas_cached(reg):
     assert (len(reg), repr(reg)) == (3, "FunctionRegistry(['get_weather', 'divide', 'hello'])")
     del reg.tools['divide']
     assert [s['name'] for s in reg.schemas()] == ['get_weather', 'hello']
+
+# ---- `_read`: the tool calls in a provider response, as the SDK object or its plain dict ----
+_OAI = {'choices': [{'message': {'role': 'assistant', 'content': None, 'tool_calls': [
+    {'id': 'call_1', 'type': 'function', 'function': {'name': 'get_weather', 'arguments': '{"location": "Paris"}'}}]}}]}
+_ANT = {'role': 'assistant', 'content': [{'type': 'text', 'text': 'Let me check.'}, {'type': 'tool_use', 'id': 'tu_1', 'name': 'get_weather', 'input': {'location': 'Paris'}}]}
+_GEM = {'candidates': [{'content': {'role': 'model', 'parts': [{'function_call': {'name': 'get_weather', 'args': {'location': 'Paris'}}}]}}]}
+_GEM_REST = {'candidates': [{'content': {'role': 'model', 'parts': [{'functionCall': {'id': 'g1', 'name': 'get_weather', 'args': {'location': 'Paris'}}}]}}]}
+_RESP = {'output': [{'type': 'function_call', 'call_id': 'fc_1', 'name': 'get_weather', 'arguments': '{"location": "Paris"}'}]}
+
+def test_read_each_provider():
+    from fncall.tools import _read
+    assert _read(_OAI) == ('openai', [('call_1', 'get_weather', '{"location": "Paris"}')])
+    assert _read(_ANT) == ('anthropic', [('tu_1', 'get_weather', {'location': 'Paris'})])
+    assert _read(_GEM) == ('gemini', [(None, 'get_weather', {'location': 'Paris'})])
+    assert _read(_GEM_REST) == ('gemini', [('g1', 'get_weather', {'location': 'Paris'})])
+    assert _read(_RESP) == ('responses', [('fc_1', 'get_weather', '{"location": "Paris"}')])
+
+@pytest.mark.parametrize('resp, msg', [
+    ({'foo': 1}, 'No OpenAI, Responses, Anthropic or Gemini tool calls found'),
+    ({'choices': [{'message': 3}]}, 'Malformed response: choices[0].message should be an object, got 3'),
+    ({'content': [{'type': 'tool_use', 'id': 'tu_1', 'name': None, 'input': {}}]}, 'content[0].name should be a string, got None'),
+    ([{'name': 'get_weather', 'arguments': {}}], "Can't read tool calls from a list holding {'name': 'get_weather'"),
+    (_ANT['content'] + _RESP['output'], 'mixes tool calls of anthropic and responses')])
+def test_read_wrong_shapes(resp, msg):
+    from fncall.tools import _read
+    with pytest.raises(ValueError) as e: _read(resp)
+    assert msg in str(e.value)
+
+def test_read_bare_lists_and_no_calls():
+    "A bare list of calls, blocks, items or parts reads as its response does; a response or list without calls, as no calls"
+    from fncall.tools import _read
+    assert _read(_OAI['choices'][0]['message']['tool_calls']) == _read(_OAI)
+    assert _read(_ANT['content']) == _read(_ANT)
+    assert _read(_GEM_REST['candidates'][0]['content']['parts']) == _read(_GEM_REST)
+    assert _read(_RESP['output']) == _read(_RESP)
+    assert _read({'choices': [{'message': {'role': 'assistant', 'content': 'Done.'}}]}) == (None, [])
+    assert _read({'role': 'assistant', 'content': [{'type': 'text', 'text': 'Done.'}]}) == ('anthropic', [])
+    assert _read({'candidates': [{'content': {'role': 'model', 'parts': [{'text': 'Done.'}]}}]}) == ('gemini', [])
+    assert _read([{'type': 'text', 'text': 'Done.'}]) == (None, [])
+    assert _read([]) == (None, [])
