@@ -820,3 +820,40 @@ def _one_liner(f):
     import ast, inspect, textwrap
     node = ast.parse(textwrap.dedent(inspect.getsource(f))).body[0]
     return node.body[0].col_offset > node.col_offset + 8  # not indented on a line of its own
+
+# moved from nbs/00_schema.ipynb: tests of the module's internals
+class Described:
+    "Test class"
+    def __init__(
+        self,
+        x: int, # First thing
+        y: list[float], # Second thing
+        z: str = "default", # Third thing
+    ): store_attr()
+
+def test_process_property():
+    "`_process_property` adds one parameter: its type, its default, and to `req` if it has none"
+    from fastcore.docments import docments
+    from fncall.schema import _process_property
+    props, req, defs = {}, {}, {}
+    d = docments(Described, full=True)
+    _process_property('x', d.x, props, req, defs)
+    assert props['x']['type'] == 'integer' and 'x' in req
+    _process_property('y', d.y, props, req, defs)
+    assert props['y']['type'] == 'array' and props['y']['items']['type'] == 'number' and 'y' in req
+    _process_property('z', d.z, props, req, defs)
+    assert props['z']['type'] == 'string' and props['z']['default'] == 'default' and 'z' not in req
+
+def pinned_fetch(url:str, api_key:str, timeout:int=10): "Fetch"
+
+def test_call_params():
+    "What `call_func` reads from here: the parameters a call gives, what a `partial` pins, and the cache's fingerprint"
+    from fncall.schema import call_params, target, fingerprint, unchanged, empty
+    cp = call_params(functools.partial(pinned_fetch, api_key='k'))
+    assert (list(cp.params), cp.pinned) == (['url', 'timeout'], {'api_key'})
+    def spread(a:int, *nums:int, n:int=Field(3, ge=0), **opts:str): "Spread"
+    cp = call_params(spread)
+    assert (cp.params['nums'], cp.params['opts'], cp.varpos, cp.varkw, cp.posonly) == ((list[int], True), (dict[str, str], True), 'nums', 'opts', [('a', empty)])
+    assert cp.params['n'][1] is True
+    assert call_params(functools.partial(pinned_fetch, 'u'))[3] == {'url'}
+    assert unchanged(fingerprint(pinned_fetch, target(pinned_fetch)), fingerprint(pinned_fetch, target(pinned_fetch)))
