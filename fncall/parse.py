@@ -44,8 +44,6 @@ class ParseResult:
     content:str='' # the text without call markup and reasoning, as a chat UI shows it
     reasoning:str='' # the model's reasoning (`<think>...</think>` and the like)
 
-# ---------------------------------------------------------------- scanner
-
 # %% ../nbs/06_parse.ipynb #db7fa813
 class ToolCallParser:
     "Finds every tool call in model text, in any common format, in one linear scan"
@@ -165,6 +163,7 @@ def dialect(cls):
     return cls
 
 # %% ../nbs/06_parse.ipynb #7c0e86cc
+# The machinery behind `parse` and `StreamParser`, up to the first dialect: *How it works* (end of the page) explains it
 def _dialects(ds):
     "The dialects `ds` names (instances or names of registered ones); None: every registered one"
     if ds is None: return _DIALECTS
@@ -278,8 +277,8 @@ def _cue(w):
     if lit and w[len(lit):][:1] in ('?', '*', '{'): lit = lit[:-2] if lit[-2:-1] == '\\' else lit[:-1]  # its last char is optional
     return re.sub(r'\\(.)', r'\1', lit)
 
-
 # %% ../nbs/06_parse.ipynb #86c0acd0
+# The driver: one pass; at a token, the dialect reads its span
 class _Driver:
     "One linear pass over text fed in chunks: the earliest start token of any dialect opens its span; prose between spans goes to the JSON scanner"
     def __init__(self, parser, ctx, handle, events=None, hook=None):
@@ -361,6 +360,7 @@ def _settle(self:_Driver, final=False):
     rest = txt[L:]
     self.plist,self.pstart,self.plen,self.held = [rest],base+L,len(rest),len(rest)
 
+# %% ../nbs/06_parse.ipynb #1bc390c3
 @patch
 def _before(self:_Driver, a, n=256):
     "Up to `n` chars of prose before offset `a`"
@@ -417,6 +417,7 @@ def _token(self:_Driver, text, i, tok):
     self.taking = (d, tok, m[0] if m else '')
     return 'take'
 
+# %% ../nbs/06_parse.ipynb #926443f4
 @patch
 def _in_span(self:_Driver, s, final):
     "Add `s` to the open span; at its end, read it and return the text after it (None: the span goes on)"
@@ -455,6 +456,7 @@ def _closers(d, tok):
     return set(ends), not ends and not stops, re.compile('|'.join(map(re.escape, sorted([*ends, *stops], key=len, reverse=True)))) if ends or stops else None
 
 # %% ../nbs/06_parse.ipynb #d3d2057a
+# The JSON scan: JSON and Python-style spans end where their brackets balance; JSON dialects steer it
 _ws_re = re.compile(r'\s*')
 _PY = r'\[\s{0,256}[^\W\d][\w.]{0,64}\s{0,16}\(' # `[f(`: a list of Python-style calls
 _pythonic = re.compile(_PY)
@@ -469,7 +471,6 @@ def _xml_re(stops=()):
     return re.compile(r'<(?P<cl>/?)(?:\w+:)?(?P<tag>invoke|parameter|function_calls|function' + ''.join('|'+re.escape(s) for s in stops) + ')'
                       r'''(?:\s+name\s*=\s*["'](?P<nm>[^"'<>\n]{0,64})["']|=(?P<eq>[^<>\n]{1,64}))?\s*>''')
 _xml_part = re.compile(r'''</?[\w:]{0,20}(?:\s+(?:n(?:a(?:m(?:e(?:\s*=\s*(?:["'][^"'<>\n]{0,64}["']?\s*)?)?)?)?)?)?|=[^<>\n]{0,64})?''')
-
 
 # %% ../nbs/06_parse.ipynb #85dc3b9d
 @dataclass(slots=True)
@@ -527,6 +528,7 @@ def _nested(v, limit:int):
         if isinstance(x, (dict, list)) and _nested(x, limit-1): return True
     return False
 
+# %% ../nbs/06_parse.ipynb #40c43bdd
 def _dq_end(s:str, p:int):
     "Index of the quote that closes the JSON string resuming at `s[p]`, or None if it runs past `s` or has a bad escape"
     n = 256
@@ -561,6 +563,7 @@ def _scan_res(dialects):
 @functools.lru_cache(maxsize=64)
 def _prefixes(tokens): return frozenset(t[:n] for t in tokens for n in range(1, len(t)))
 
+# %% ../nbs/06_parse.ipynb #e26d8e18
 class _Scanner:
     "Resumable linear scan of model text: JSON and Python-style spans, which end where their brackets balance; JSON dialects steer it from their tokens"
     def __init__(self, cap=8000, max_depth=100, emit=None, hook=None, dialects=(), on_token=None):
@@ -605,8 +608,8 @@ class _Scanner:
         "With no driver: the JSON dialect that claims token `tok` at `text[i]`, 'hold' or 'pass'"
         return _pick(self.by_tok[tok], text, i, tok, self.final, self.tok_prefixes) or 'pass'
 
-
 # %% ../nbs/06_parse.ipynb #e83baca9
+# Prose: the dialects' tokens, the marker, and the start of a span
 @patch
 def _prose(self:_Scanner, text, p):
     if self.head is not None:  # a name may come first (Mistral's `[TOOL_CALLS]name[ARGS]{...}`)
@@ -646,8 +649,8 @@ def _hold_tail(self:_Scanner, text, p):
     for m in self.hold_re.finditer(text, max(p, len(text)-80)):
         if text[m.start():] in self.tok_prefixes: return self._hold(m.start())
 
-
 # %% ../nbs/06_parse.ipynb #5e1ec7a0
+# What a JSON dialect steers the scan with: a region after a tag, a call expected after a tag (with a name before it)
 @patch
 def begin_region(self:_Scanner, tag, a):
     "JSON after `tag` (at offset `a`) holds calls, up to the next tag; none at all is an error naming the tag"
@@ -681,8 +684,8 @@ def _payload(self:_Scanner):
     self.payloads += 1
     self.expect,self.head,self.name = None,None,None
 
-
 # %% ../nbs/06_parse.ipynb #f720dce4
+# Python-style code, up to an end token: after `<|python_tag|>` (unless JSON follows), in a ```tool_code block
 @patch
 def code_or_json(self:_Scanner, ends):
     "Next: Python-style code up to one of tokens `ends`, unless JSON or XML follows"
@@ -716,8 +719,8 @@ def _py(self:_Scanner, text, p):
     self._end_span(m.start(), text)
     return m.end() if m.group() in eat else m.start()
 
-
 # %% ../nbs/06_parse.ipynb #60c63e18
+# JSON spans: the fast path, and brackets followed one by one
 @patch
 def _start_span(self:_Scanner, text, i):
     self.sp = _Item('json', self._ctx(), self.base+i, name=self.name or None)
@@ -756,6 +759,7 @@ def _open(self:_Scanner, text, i):
     if c == '{' and (n == 1 or (n == 2 and self.stack[0] == '[')) and not self.sp.name and self._head_ok(text, i): self._head(self.base+i, n)
     return i+1
 
+# %% ../nbs/06_parse.ipynb #23e87ed7
 @patch
 def _head_ok(self:_Scanner, text, i):
     "Whether an object at `text[i]` may be a call: within the size cap, and not an argument in a `[f(...)]` list"
@@ -796,6 +800,7 @@ def _after(self:_Scanner, text, p):
     return p
 
 # %% ../nbs/06_parse.ipynb #acff392e
+# Inside a span: strings are jumped over whole, and a tag, fence or marker ends an unclosed one
 @patch
 def _code(self:_Scanner, text, p):
     while True:
@@ -832,6 +837,7 @@ def _sig_before(self:_Scanner, text, i):
     while j >= 0 and text[j].isspace(): j -= 1
     return text[j] if j >= 0 else (self.last_sig or ' ')
 
+# %% ../nbs/06_parse.ipynb #de229987
 @patch
 def _quote(self:_Scanner, text, p, ch):
     "End of the string quoted by `ch` that resumes at `p`, or None when it runs past the text"
@@ -898,6 +904,7 @@ def _end_span(self:_Scanner, i, text):
     self.emit(sp)
 
 # %% ../nbs/06_parse.ipynb #8f3624a6
+# XML calls: `<function_calls><invoke name=..><parameter name=..>` and `<function=..><parameter=..>`
 @patch
 def begin_xml(self:_Scanner, kind, a, lines=False, stops=()):
     "XML calls from `a` on (`<invoke name=..>`, `<parameter name=..>`, `<parameter=..>`), up to `</kind>` or a tag named in `stops`; `lines`: a value on lines of its own loses the newlines that frame it"
@@ -935,6 +942,7 @@ def _xml_end_call(self:_Scanner, a):
     c,self.xml['call'] = self.xml['call'],None
     if c is not None: c.end = a; self.emit(c)
 
+# %% ../nbs/06_parse.ipynb #c8e19611
 @patch
 def _xml_close_all(self:_Scanner, a):
     self._xml_end_call(a)
@@ -971,6 +979,7 @@ def _xml(self:_Scanner, text, p):
 # ---------------------------------------------------------------- interpretation
 
 # %% ../nbs/06_parse.ipynb #731295e8
+# From JSON to calls
 _NAME_KEYS = ('tool_name', 'tool', 'name')
 _ARG_KEYS = ('parameters', 'params', 'arguments', 'args', 'input')
 _META_KEYS = {'id', 'type', 'call_id', 'index'}
@@ -1068,6 +1077,7 @@ def _item_spans(s:str, start:int):
     except (ValueError, IndexError, RecursionError): return None
 
 # %% ../nbs/06_parse.ipynb #e494addc
+# Python-style calls, by pycall: each with its span and its whole dotted name
 _dotted = re.compile(r'\s*(?:print\s*\(\s*)?(?:default_api\.|functions\.)?([^\W\d][\w.]{0,200})\s*\(')
 
 def _pycalls(s:str, start:int):
@@ -1080,6 +1090,7 @@ def _pycalls(s:str, start:int):
     return res
 
 # %% ../nbs/06_parse.ipynb #5a65d95a
+# The tools given in `tools=`: their names, parameter names and schemas
 def _params(t):
     "Parameter names of tool `t`, in order: from its JSON schema (Anthropic, OpenAI, Gemini, MCP, a `.schema`) or signature; None if unknown"
     if isinstance(t, dict):
@@ -1106,6 +1117,7 @@ def _props(t):
     s = getattr(t, 'schema', None) or getattr(t, 'inputSchema', None)
     return _props(s) if isinstance(s, dict) else None
 
+# %% ../nbs/06_parse.ipynb #94720581
 def _named_tools(tools):
     "[(name, tool)] for `tools`: names, schemas (Anthropic, OpenAI, Gemini, MCP), functions, or a dict of them by name"
     if isinstance(tools, str): tools = [tools]
@@ -1163,6 +1175,7 @@ def _named(tc:ToolCall, ctx:_Ctx):
     return tc, None
 
 # %% ../nbs/06_parse.ipynb #8acba4bb
+# The parser's own steps: the caps, the values of a span, and a call or an error for each
 @patch
 def _refuse(self:ToolCallParser, it):
     "Why item `it` is refused before any parsing, or None"
@@ -1186,6 +1199,7 @@ def _values(self:ToolCallParser, it, ctx):
     if isinstance(v, list): return list(zip(v, it.spans or _item_spans(s, it.start) or [span]*len(v))), None
     return [(v, span)], None
 
+# %% ../nbs/06_parse.ipynb #19f7f069
 @patch
 def _interpret(self:ToolCallParser, it, ctx):
     "A ToolCall or CallError for each call in scanned item `it`"
@@ -1221,6 +1235,7 @@ def _unlost(self:ToolCallParser, it, out, ctx, err):
     return [err(f'not valid JSON, and repairing it would lose the call to {heads[left[0]][1]!r}')] if left else out
 
 # %% ../nbs/06_parse.ipynb #3bde9706
+# The stream's own steps: the scan tells the stream where objects that may be calls start and end
 _HEAD = 1025 # chars of an object's start in which the stream looks for a call's head
 
 class _Frame:
@@ -1263,6 +1278,7 @@ def _end(self:StreamParser, tc, idx):
 # %% ../nbs/06_parse.ipynb #955153c9
 @patch
 def span_start(self:StreamParser, sp):
+    "The scan opened JSON span `sp` (a Mistral `name{...}` call starts at once)"
     self.frames,self.active,self.pos,self.sp = [],[],sp.start,sp
     if sp.name and self._ok(sp.name):  # Mistral `name{...}`: the whole span is the arguments
         f = _Frame(sp.start, 1); f.name,f.started,f.sent,f.adepth = sp.name,True,sp.start,0
@@ -1284,6 +1300,7 @@ def closed(self:StreamParser, pos, depth):
 
 @patch
 def progress(self:StreamParser, sp, s):
+    "The scan read text `s` of span `sp`: deltas of the started calls, a look for the name of the others"
     p0,p1 = self.pos,self.pos+len(s)
     self.pos = p1
     for f in self.active:
@@ -1299,6 +1316,7 @@ def _send(self:StreamParser, f, s, p0, p1):
     if hi > f.sent: self._delta(f.name, f.idx, s[f.sent-p0:hi-p0]); f.sent = hi
     if f.args_end is not None and f.sent >= f.args_end: f.done = True
 
+# %% ../nbs/06_parse.ipynb #3f9174ec
 @patch
 def _sniff(self:StreamParser, f, s, p0, p1):
     "Look for the tool name and the start of the arguments in the first `_HEAD` chars of frame `f`"
@@ -1319,6 +1337,7 @@ def _sniff(self:StreamParser, f, s, p0, p1):
 
 @patch
 def xml_start(self:StreamParser, it):
+    "An XML call `it` starts"
     if self._ok(it.name): it.started,it.idx = True,self._start(it.name)
 
 # %% ../nbs/06_parse.ipynb #ca5f284b
@@ -1426,6 +1445,7 @@ class _XmlCalls(Dialect):
         sc.begin_xml('function_calls', sc.base+i, stops=('tool_call',))
         return i+len(tok)
 
+# %% ../nbs/06_parse.ipynb #f0f31404
 _FN = re.compile(r'<function=([^<>\n]{1,64})>')
 
 @dialect

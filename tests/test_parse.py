@@ -468,3 +468,107 @@ def test_scanner_and_driver_name_no_format():
             if callable(f) and hasattr(f, '__code__'):
                 code = '\n'.join(l.split('  #')[0] for l in inspect.getsource(f).splitlines())  # comments may name an example
                 assert not [t for t in toks if t in code], (cls.__name__, k)
+
+# ---------------------------------------------------------------- private helpers (these tests lived in nbs/06_parse.ipynb)
+from fastcore.test import test_eq as eq, test_fail as fails  # aliased: pytest would collect `test_*` names
+from fncall.parse import CallError, _Ctx, _decode, _nested, _dq_end, _load, _to_call, _pycalls, _tools, _pair, _named, _untyped
+
+def test_decode():
+    "`_decode` is json's C decoder at `s[i]`, with where the value ends and where each item of an array stands; NaN, Infinity and 1e999 are refused"
+    eq(_decode('x {"a": [1, 2]} y', 2), ({'a': [1, 2]}, 15, None))
+    eq(_decode('[ {"a": 1} , 2 ]'), ([{'a': 1}, 2], 16, [(2, 10), (13, 14)]))
+    eq(_decode('[]'), ([], 2, []))
+    for bad in ('[1,]', '[1 2]', '[1, 2', "{'a': 1}", '[\x0b1]'): fails(lambda: _decode(bad), exc=(ValueError, IndexError))
+    eq([_nested(v, 2) for v in (1, [], [[1]], [[[]]], {'a': {'b': {}}})], [False, False, False, True, True])
+    for bad in ('{"a": NaN}', '[Infinity]', '{"a": -1e999}'): fails(lambda: _decode(bad), contains='not a JSON number' if 'e999' not in bad else 'too large')
+    eq(_decode('[1e308, -0.5]')[0], [1e308, -0.5])
+
+def test_dq_end():
+    "`_dq_end`: where a JSON string ends, or None when it runs past the text or holds a bad escape"
+    s = 'x "ab\\"c" y'
+    eq(_dq_end(s, 3), 8)
+    eq(_dq_end('"' + 'a\\n'*500 + '"', 1), 1501)
+    eq([_dq_end(s, 1) for s in ('"abc', '"C:\\data" x', '"' + 'x'*300 + '\\u12')], [None, None, None])
+
+def test_load():
+    "`_load`: strict JSON first, json-repair when that fails; repairs that would change a value's meaning are errors"
+    c = _Ctx(None, 4000, 16_000)
+    eq(_load('{"a": "line1\nline2"}', c), ({'a': 'line1\nline2'}, None))
+    eq(_load("{'a': 1, }", c), ({'a': 1}, None))
+    eq(_load('{"a": [1, 2', c), ({'a': [1, 2]}, None))
+    eq(_load('hello', c)[0], None)
+    eq(_load('{{{{', c)[0], None)
+    eq(_load('{"a": NaN}', c), (None, 'not valid JSON: NaN is not a JSON number'))
+    eq(_load('{"a": }', c)[1], 'not valid JSON: a value is missing, and repairing it would invent an empty string')
+    eq(_load('{"a": "", "b": }', c)[0], {'a': '', 'b': ''})  # an empty string in the text: the check cannot tell
+    eq(_load('{x {"tool_name": "g"}}', c)[1], "not valid JSON, and repairing it would drop 'x' and make an inner object the outer one")
+    eq(_load('{"a": [1, 2', c, repair=False)[1], "not valid JSON (Expecting ',' delimiter: line 1 column 12 (char 11))")
+
+def test_load_guesses_that_go_through():
+    "What repair cannot know, it guesses; these guesses go through"
+    c = _Ctx(None, 4000, 16_000)
+    eq(_load("{'a': 'it's'}", c)[0], {'a': "it's'"})  # an apostrophe in a single-quoted string
+    eq(_load('{"a": "x" + "y"}', c)[0], {'a': 'x" + "y'})  # an expression
+    eq(_load('{"a": [1, , 2]}', c)[0], {'a': [1, 2]})  # a missing item is dropped
+
+def test_load_caps_and_shared_budget():
+    "The caps, and the repair budget being shared by one text"
+    unquoted = '{' + 'a: b, '*700 + '}'
+    eq(_load(unquoted, _Ctx(None, 4000, 16_000))[1], "not valid JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1)), and too large to repair: 4202 chars; max_repair_chars is 4000")
+    c = _Ctx(None, 4000, 100)
+    eq(_load("{'a': 1}", c), ({'a': 1}, None))
+    eq(c.repair_left, 36)  # a repair counts at least 64 chars
+    eq(_load("{'a': '" + 'x'*100 + "'}", c)[1].split(', and ')[1], 'too large to repair: 36 chars of repair_budget are left')
+
+def test_to_call():
+    "`_to_call`: a ToolCall from a dict, or why not; outside a tag (not lenient), prose JSON is no call"
+    c = _Ctx(None, 4000, 16_000)
+    eq(_to_call({'tool': 'search', 'params': {'q': 'x'}}, False, c), (ToolCall('search', {'q': 'x'}), None))
+    eq(_to_call({'name': 'f', 'arguments': '{"a": 1}'}, False, c), (ToolCall('f', {'a': 1}), None))
+    eq(_to_call({'id': 'c1', 'type': 'function', 'function': {'name': 'f', 'arguments': '{}'}}, False, c)[0].id, 'c1')
+    eq(_to_call({'name': 'Bob', 'age': 3}, False, c), (None, None))
+    eq(_to_call({'name': 'x'}, False, c), (None, None))
+    eq(_to_call({'tool_name': 'x'}, False, c), (ToolCall('x', {}), None))
+    eq(_to_call({'name': 'Bob', 'age': 3}, True, c)[0].tool_name, 'Bob')
+    eq(_to_call({'tool_name': 3}, False, c), (None, 'the tool name must be a non-empty string, got 3'))
+    eq(_to_call({'name': 'f', 'arguments': [1]}, True, c)[1], 'f: arguments must be a JSON object, got list')
+
+def test_pycalls():
+    "`_pycalls`: Python-style calls, each with its span (its whole statement, or its item of a list) and its whole dotted name"
+    s = 'x [f(a=1), g(b="é")] y'
+    eq([(c, s[a:b]) for c,(a,b) in _pycalls(s[2:20], 2)], [({'name': 'f', 'arguments': {'a': 1}, 'short': 'f'}, 'f(a=1)'), ({'name': 'g', 'arguments': {'b': 'é'}, 'short': 'g'}, 'g(b="é")')])
+    s = '\nprint(default_api.f(x=1))\r\ng(y="ü")\n'
+    eq([s[a:b] for _,(a,b) in _pycalls(s, 0)], ['print(default_api.f(x=1))', 'g(y="ü")'])
+    fails(lambda: _pycalls('[f(a=g(1))]', 0), contains='a call `g(1)`')
+    s = "\n# not now: delete_all(confirm=True)\nsearch(q='y')  # delete_all()\n"
+    eq([(c['name'], s[a:b]) for c,(a,b) in _pycalls(s, 0)], [('search', "search(q='y')")])
+    eq([c['name'] for c,_ in _pycalls('[grocery.order(n=1), print(default_api.f())]', 0)], ['grocery.order', 'f'])
+
+def test_tools():
+    "`_tools`: {name: parameter names or None} from names, schemas (Anthropic, OpenAI), functions, or a dict of them"
+    def get_weather(city, days=1): pass
+    eq(_tools(['a', {'name': 'b', 'input_schema': {'properties': {'q': {}, 'n': {}}}}, {'type': 'function', 'function': {'name': 'c'}}, get_weather]),
+            {'a': None, 'b': ['q', 'n'], 'c': None, 'get_weather': ['city', 'days']})
+    eq(_tools({'a': 1, 'b': get_weather}), {'a': None, 'b': ['city', 'days']})
+    eq(_tools('a'), {'a': None})
+    fails(lambda: _tools(3), contains='tools must be tool names, schemas or functions, got int')
+    fails(lambda: _tools([{'x': 1}]), contains="cannot tell the name of {'x': 1}")
+
+def test_pair():
+    "`_pair`: an error ends every started call in its span, a call ends the next one if the names agree"
+    heads = [(0, 'f'), (12, 'g'), (30, 'h'), (60, 'k')]
+    eq(_pair([ToolCall('f', {}, span=(0, 9)), CallError('x', (10, 50)), ToolCall('z', {}, span=(60, 70))], heads), ([range(0, 1), range(1, 3), range(3, 3)], [3]))
+    eq(_pair([ToolCall('f', {}, span=(0, 90)), ToolCall('g', {}, span=(0, 90))], heads[:2]), ([range(0, 1), range(1, 2)], []))
+
+def test_named():
+    "`_named`: positional arguments named after the tool's parameters, or why not"
+    c = _Ctx({'f': ['a', 'b'], 'g': None}, 4000, 16_000)
+    eq(_named(ToolCall('f', {'_pos_0': 1, 'b': 2}), c), (ToolCall('f', {'a': 1, 'b': 2}), None))
+    eq(_named(ToolCall('g', {'_pos_0': 1}), c)[1], "g: positional arguments need the tool's parameter names: pass its schema in tools=, or call it with keywords")
+    eq(_named(ToolCall('f', {'_pos_0': 1, 'a': 2}), c)[1], "f: Got multiple values for argument 'a': positionally and as a keyword")
+
+def test_untyped():
+    "`_untyped`: a value written without a type, by its schema when known, else as JSON where it parses"
+    eq([_untyped(v) for v in ('3', ' [1] ', 'Paris', '007', 'NaN', '1e999')], [3, [1], 'Paris', '007', 'NaN', '1e999'])
+    eq([_untyped(v, {'type': t}) for v,t in (('True', 'boolean'), ('5123123', 'string'), ('7', 'integer'), ('7', 'number'), ('[1]', 'array'))], [True, '5123123', 7, 7, [1]])
+    eq(_untyped('[{\\"a\\": 1}]', {'type': 'array'}), [{'a': 1}])  # JSON written with its quotes escaped
