@@ -362,7 +362,8 @@ def _make_spec(func, nested=None):
     fast, seen = None, set()
     if top and not cp.varkw and any(lax[n] != a for n,(a,_) in ps.items()) and all(_pure(a, seen) for a,_ in ps.values()):  # repairs to skip, and safe to
         ftd = TypedDict('Arguments', {n: NotRequired[_unalias(a)] if opt else _unalias(a) for n,(a,opt) in ps.items()})
-        fast = partial(_validator(ftd).validate_python, extra='forbid')
+        try: fast = partial(_validator(ftd).validate_python, extra='forbid')
+        except Exception: pass  # pydantic won't take an annotation as it is (a `typing.TypedDict` before Python 3.12): the repairs alone
     return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, cp.varkw, cp.posonly, cp.pinned, _validator(td).validate_python, cp.varpos, cp.fills,
                  tuple(c for c in nested if not issubclass(c, BaseModel)) if top else (), frozenset(ps), plain, _is_async(func), any(opt for _,opt in ps.values()), fast)
 
@@ -647,14 +648,16 @@ def _worker(job):
     q = queue.SimpleQueue()
     while True:
         start, finish, ctx, fn, args = job
+        res = None
         if start():
             try: res = True, ctx.run(fn, *args)
             except BaseException as e: res = False, e
-            finish(*res)
-        job = start = finish = ctx = fn = args = res = None  # an idle worker holds nothing of the last call
+        job = start = ctx = fn = args = None  # an idle worker holds nothing of the last call
         with _idle_lock:
-            if len(_idle) >= _pool_keep: return
-            _idle.append(q)
+            if keep := len(_idle) < _pool_keep: _idle.append(q)
+        if res is not None: finish(*res)  # idle first: the caller's next call, sent on this result, finds this worker free
+        finish = res = None
+        if not keep: return
         try: job = q.get(timeout=_pool_idle_s)
         except queue.Empty:
             with _idle_lock:

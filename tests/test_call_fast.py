@@ -161,3 +161,12 @@ def test_repairs_still_apply():
     assert call_func(spans, {'s': {'start': '1'}, 'more': '[{"start": 2, "stop": 3}]'})[1] == [Span(2, 3)]
     r = call_func(spans, {'s': {'start': 5, 'stop': 1}}, raise_on_err=False)
     assert 'stop before start' in r, r
+
+def test_typing_typeddict():
+    "pydantic takes no `typing.TypedDict` before Python 3.12: such a tool has no first validator, and its calls work through the repairs"
+    import typing
+    class Movie(typing.TypedDict):
+        title:str
+        year:int
+    def add(m:Movie, tags:list[str]=None): "Add"; return m, tags
+    assert call_func(add, {'m': {'title': 'Alien', 'year': '1979'}, 'tags': ['sf']}) == ({'title': 'Alien', 'year': 1979}, ['sf'])
