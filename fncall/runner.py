@@ -165,6 +165,21 @@ def _exec(body, expr, glb, loc):
     exec(body, glb, loc)
     return _NOVAL if expr is None else eval(expr, glb, loc)
 
+# %% ../nbs/02_python.ipynb #a1e0c002
+def _check_timeout(timeout):
+    if timeout is not None and not timeout >= 0: raise ValueError(f'timeout must be a number of seconds >= 0 (0 or None: no limit), got {timeout!r}')
+
+def _shown(v, out=None):
+    "What a call shows of value `v`: None for no value, `v` itself if nothing was printed to `out`, else its `repr`"
+    if v is _NOVAL or v is None: return None
+    return v if out is not None and not out.tell() else repr(v)
+
+def _attempt(body, expr, glb, loc, out=None):
+    "Run the code: what to show of its value and None, or its error's traceback text and the error (SystemExit too). Both may run user code (`__repr__`, `__str__`), so call this within the time limit"
+    try: return _shown(_exec(body, expr, glb, loc), out), None
+    except (KeyboardInterrupt, _Timeout): raise
+    except BaseException as e: return _fmt_exc(e), e
+
 # %% ../nbs/02_python.ipynb #3b40ad10
 def _user_frames(stack, top):
     "Drop frames before the first frame of the user's code (if `top`) and all frames of this module"
@@ -196,21 +211,6 @@ def _fmt_exc(e):
         t.stack,top = _user_frames(t.stack, top),False
         todo += [t.__cause__, t.__context__]
     return ''.join(te.format())
-
-# %% ../nbs/02_python.ipynb #a1e0c002
-def _check_timeout(timeout):
-    if timeout is not None and not timeout >= 0: raise ValueError(f'timeout must be a number of seconds >= 0 (0 or None: no limit), got {timeout!r}')
-
-def _shown(v, out=None):
-    "What a call shows of value `v`: None for no value, `v` itself if nothing was printed to `out`, else its `repr`"
-    if v is _NOVAL or v is None: return None
-    return v if out is not None and not out.tell() else repr(v)
-
-def _attempt(body, expr, glb, loc, out=None):
-    "Run the code: what to show of its value and None, or its error's traceback text and the error (SystemExit too). Both may run user code (`__repr__`, `__str__`), so call this within the time limit"
-    try: return _shown(_exec(body, expr, glb, loc), out), None
-    except (KeyboardInterrupt, _Timeout): raise
-    except BaseException as e: return _fmt_exc(e), e
 
 # %% ../nbs/02_python.ipynb #778337aa
 _STATUSES = ('ok', 'error', 'timeout', 'memory', 'cancelled') # what the worker itself reports
@@ -258,6 +258,7 @@ def _seccomp(prctl):
     prog = Prog(len(ins), ctypes.addressof(buf))
     return prctl(22, 2, ctypes.byref(prog), ctypes.c_ulong(0), ctypes.c_ulong(0)) == 0 # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
 
+# %% ../nbs/02_python.ipynb #5a60947c
 def _limit(cfg):
     "Set the worker's hard limits (soft = hard), forbid gaining privileges and uncounted memory, keep its files private, make it the reaper of its orphans; outside namespaces, make it die with the sandbox's parent"
     import resource as R
@@ -274,6 +275,7 @@ def _limit(cfg):
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN) # writing past the file size limit raises OSError instead of killing
     signal.signal(signal.SIGUSR1, _on_cancel)
 
+# %% ../nbs/02_python.ipynb #e67a6309
 def _reap():
     "Collect exited children (and adopted orphans), so their zombies do not count against the process limit"
     with contextlib.suppress(ChildProcessError):
@@ -337,6 +339,7 @@ def _tree(pids):
             if c not in out: out.add(c); todo.append(c)
     return out
 
+# %% ../nbs/02_python.ipynb #1ff87bd1
 def _signal(pids, pgid, sig):
     for p in pids:
         with contextlib.suppress(OSError): os.kill(p, sig)
@@ -384,6 +387,7 @@ def _kill_uid(uid, wait=5):
             if not _alive(uid): return
             time.sleep(0.005)
 
+# %% ../nbs/02_python.ipynb #31f53d1c
 _SHARED = ('/tmp', '/var/tmp', '/dev/shm', '/run/lock', '/var/lock', '/dev/mqueue') # where any uid may leave files (the world-writable directories of Debian and Fedora)
 
 def _rm_owned(uid):
