@@ -274,22 +274,23 @@ def _nested(cls, nested):
     return h
 
 # %% ../nbs/01_call.ipynb #8adfd1fa
-def _pure(t, seen, nan=False):
-    "Does pydantic, validating `t` as it is, give what the repaired `_lax(t)` gives for every value it accepts? (`seen`: records checked; `nan`: inside a pydantic model that takes non-finite floats)"
-    if isinstance(t, dataclasses.InitVar): return _pure(t.type, seen, nan)
+def _pure(t, seen, nan=False, json=False):
+    "Does pydantic, validating `t` as it is, give what the repaired `_lax(t)` gives for every value it accepts? (`seen`: records checked; `nan`: inside a pydantic model that takes non-finite floats; `json`: read from JSON text by pydantic rather than by Python's `json`)"
+    if isinstance(t, dataclasses.InitVar): return _pure(t.type, seen, nan, json)
     o, args = get_origin(t), get_args(t)
-    if o is Annotated: return _pure(args[0], seen, nan)
-    if o in (Union, UnionType): return all(_pure(a, seen, nan) for a in args)
+    if o is Annotated: return _pure(args[0], seen, nan, json)
+    if o in (Union, UnionType): return all(_pure(a, seen, nan, json) for a in args)
     base = o or t
     if t is object: return False  # a JSON string is parsed into the object it holds
     if not isinstance(base, type): return True
+    if issubclass(base, Decimal) and json: return False  # pydantic keeps every digit JSON gives, Python's `json` makes a float first
     if issubclass(base, (float, Decimal)): return not nan  # the repairs refuse 'nan' and 'inf'
     if t in custom_types: return t in _native
     if issubclass(base, (str, bytes, int, enum.Enum)): return True
-    if o is None and (is_record(t) or _is_plain(t)): return _pure_record(t, seen, nan)
-    return all(_pure(a, seen, nan) for a in args if a is not Ellipsis)
+    if o is None and (is_record(t) or _is_plain(t)): return _pure_record(t, seen, nan, json)
+    return all(_pure(a, seen, nan, json) for a in args if a is not Ellipsis)
 
-def _pure_record(cls, seen, nan):
+def _pure_record(cls, seen, nan, json):
     "Does pydantic build record `cls` from a dict as `_build` does? TypedDicts, dataclasses with their own `__init__` made by `dataclass`, and pydantic models whose validators all run after theirs, with fields that are pure too"
     if (cls, nan) in seen: return True
     seen.add((cls, nan))
@@ -301,7 +302,7 @@ def _pure_record(cls, seen, nan):
     dflt = {} if is_typeddict(cls) else {n: p.default for n,p in inspect.signature(cls).parameters.items()}
     for n,(a,opt) in call_params(cls).params.items():
         if opt and _nullable(a) and dflt.get(n, empty) is not None: return False  # a null there means "the default", which is not null
-        if not _pure(a, seen, nan) or any(isinstance(m, _user_validators) for m in get_args(a)[1:]): return False
+        if not _pure(a, seen, nan, json) or any(isinstance(m, _user_validators) for m in get_args(a)[1:]): return False
     return True
 
 # %% ../nbs/01_call.ipynb #ff3919b6
@@ -314,6 +315,12 @@ def _nullable(t):
     return t in (None, type(None), Any, object) or isinstance(t, (typing.TypeVar, dataclasses.InitVar)) and _nullable(getattr(t, 'type', Any))
 
 _user_validators = (BeforeValidator, AfterValidator, WrapValidator, PlainValidator)  # a record's field validated twice by `_build`
+
+def _json_ok(func, ps):
+    "May the first validator read the JSON text of `func`'s arguments (parameters `ps`) itself? Not if a value could come out other than through Python's `json`, nor where a null means a default that isn't null"
+    try: dflt = {n: p.default for n,p in inspect.signature(func).parameters.items()}
+    except (TypeError, ValueError): dflt = {}
+    return all(_pure(a, set(), json=True) and not (opt and _nullable(a) and dflt.get(n, empty) is not None) for n,(a,opt) in ps.items())
 
 def _unalias(t):
     "Annotation `t` with its pydantic alias dropped: arguments are validated under their parameter names"
@@ -335,19 +342,22 @@ class _Spec(typing.NamedTuple):
     aio: bool = False # an async tool?
     optional: bool = False # a parameter with a default? (only then is a null argument dropped)
     fast: abc.Callable|None = None # pydantic's validator of the arguments as annotated, unknown fields refused at any depth: tried first (see `_pure`)
+    fast_json: abc.Callable|None = None # the same, reading a JSON string itself (see `_json_ok`)
 
 # %% ../nbs/01_call.ipynb #0155b4db
 def _is_async(f): return inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(getattr(f, '__call__', None))
 
 _config = ConfigDict(arbitrary_types_allowed=True, coerce_numbers_to_str=True, allow_inf_nan=False)
 
-def _validator(td):
+_fast_config = ConfigDict(arbitrary_types_allowed=True, allow_inf_nan=False, extra='forbid')  # numbers for strings left to the repairs
+
+def _validator(td, config=_config):
     "pydantic's validator for TypedDict `td`; a `pattern` pydantic's regex engine can't compile (a lookahead, a backreference) is checked with Python's `re`"
-    td.__pydantic_config__ = _config
+    td.__pydantic_config__ = config
     try: return TypeAdapter(td).validator
     except SchemaError as e:
         if 'regex' not in str(e): raise
-    td.__pydantic_config__ = _config | ConfigDict(regex_engine='python-re')
+    td.__pydantic_config__ = config | ConfigDict(regex_engine='python-re')
     return TypeAdapter(td).validator
 
 def _make_spec(func, nested=None):
@@ -359,13 +369,17 @@ def _make_spec(func, nested=None):
     td = TypedDict('Arguments', {n: NotRequired[lax[n]] if opt else lax[n] for n,(a,opt) in ps.items()})
     aliases = {k: n for n,(a,_) in ps.items() if (al := field_alias(a)) for k in (al, _py_nm(al))}  # also as Gemini renames it
     plain = not (cp.varkw or cp.posonly or cp.varpos or cp.fills)
-    fast, seen = None, set()
-    if top and not cp.varkw and any(lax[n] != a for n,(a,_) in ps.items()) and all(_pure(a, seen) for a,_ in ps.values()):  # repairs to skip, and safe to
+    fast = fast_json = None
+    if top and not cp.varkw and all(_pure(a, set()) for a,_ in ps.values()):
         ftd = TypedDict('Arguments', {n: NotRequired[_unalias(a)] if opt else _unalias(a) for n,(a,opt) in ps.items()})
-        try: fast = partial(_validator(ftd).validate_python, extra='forbid')
-        except Exception: pass  # pydantic won't take an annotation as it is (a `typing.TypedDict` before Python 3.12): the repairs alone
+        try: v = _validator(ftd, _fast_config)
+        except Exception: v = None  # pydantic won't take an annotation as it is (a `typing.TypedDict` before Python 3.12): the repairs alone
+        if v is not None:
+            kw = {'extra': 'forbid'} if any(issubclass(c, BaseModel) for c in nested) else {}  # a model's own config lets unknown fields by
+            fast = partial(v.validate_python, **kw)
+            if _json_ok(func, ps): fast_json = partial(v.validate_json, **kw)
     return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, cp.varkw, cp.posonly, cp.pinned, _validator(td).validate_python, cp.varpos, cp.fills,
-                 tuple(c for c in nested if not issubclass(c, BaseModel)) if top else (), frozenset(ps), plain, _is_async(func), any(opt for _,opt in ps.values()), fast)
+                 tuple(c for c in nested if not issubclass(c, BaseModel)) if top else (), frozenset(ps), plain, _is_async(func), any(opt for _,opt in ps.values()), fast, fast_json)
 
 # %% ../nbs/01_call.ipynb #01808cd7
 _specs = {}  # id of a function -> (a weakref to it, {bound?: (fingerprint, custom types, `_Spec`)})
@@ -399,7 +413,11 @@ def _forget(i, r):
 # %% ../nbs/01_call.ipynb #8b672d8f
 def _coerce(sp, inputs, nested=False):
     "`inputs` validated for the tool `sp` describes, or an `_InputError` of short lines saying what is wrong (`nested`: building a record's fields)"
-    if type(inputs) is not dict: inputs = _args(inputs)
+    if type(inputs) is not dict:
+        if type(inputs) is str and sp.fast_json is not None:
+            try: return sp.fast_json(inputs)
+            except Exception: pass  # read and checked again below
+        inputs = _args(inputs)
     if inputs.keys() <= sp.names and not (sp.optional and any(map(_is_none, inputs.values()))):  # nothing to rename, drop or refuse
         if sp.fast is not None:
             try: return sp.fast(inputs)
