@@ -10,10 +10,11 @@ the arguments as its API takes them (openai-agents only takes the JSON string, s
 that same string, made outside the timing), and no one's result is converted for sending (MCP's `ToolManager.call_tool`
 as `MCPServer.call_tool` runs it, less the `CallToolResult` conversion). The call rows run in interleaved rounds (best
 of): load hits every library alike. Ends with `import fncall` time.
-Where fncall stays below 1, by design: `sync` against a bare validator (pydantic-ai's above all) pays for the name
-lookup, the check that the tool was not edited since its validator was made, and, for records, refusing unknown fields
-at every depth and running each record's own constructor (the peers drop an unknown nested field silently); `async`
-against fastcore pays the hop to a worker thread (fastcore runs a sync tool on the event loop, blocking it).
+Where fncall stays below 1, by design: `sync` against pydantic-ai, which has no sync call (its tools run through an
+agent, async): its column is its validator alone, called on the tool's prebuilt schema (`_call_args` is private), where
+fncall pays for the name lookup and the check that the tool was not edited since its validator was made; `async` against
+fastcore, which runs a sync tool on the event loop, blocking it and every other call, where fncall pays the hop to a
+worker thread.
 This machine may be shared: rerun before reading much into one ratio below 2x either way.
 Install: pip install -e ".[bench]"; run: python bench/bench_peers.py [--quick]"""
 import asyncio, enum, json, os, re, statistics, subprocess, sys, time, types, warnings
