@@ -145,6 +145,7 @@ class Dialect:
     back = None # a regex of text just before the token that belongs to the span (a header before it)...
     back_word = '' # ...and the word it starts with: text from there on is not sent as content until the token decides
     def claim(self, after:str, before:str): return True # whether the token that starts `after` opens this dialect's span (`before`: up to 256 chars before it, given when `back` is set)
+    def refuse(self, after:str): return False # whether the first chars of `after`, fewer than `look`, already rule this dialect out (a stream need not wait for the rest)
     def close(self, tok:str): return self.ends, self.stops # what closes a span opened by `tok`
     def strong(self, tok:str): return not self.scans and ('|' in tok or '｜' in tok or tok[:1] == '[') # a special token that opens calls: it ends an open JSON span
     def read(self, span:str, start:int, tok:str, rd) -> list: return [] # what the span holds: `ToolCall`s, `CallError`s, ('text', s), ('reasoning', s)
@@ -258,7 +259,9 @@ def _pick(ds, text, i, tok, final, prefixes, before=''):
     rest = len(text)-i
     for d in ds:
         after = text[i:i+len(tok)+d.look+64]
-        if not final and (rest < len(tok)+d.look or (rest < 64 and after in prefixes)): return 'hold'
+        if not final and (rest < len(tok)+d.look or (rest < 64 and after in prefixes)):
+            if d.look and d.refuse(after): continue
+            return 'hold'
         if d.claim(after, before): return d
 
 @functools.lru_cache(maxsize=64)
@@ -1615,6 +1618,7 @@ class _GLM(Dialect):
     def claim(self, after, before):
         s = after[:self.look]
         return bool(_GLM_HEAD.match(s) or (len(s) < self.look and _GLM_CUT.fullmatch(s)))  # a call cut short at the end
+    def refuse(self, after): return re.match(r'<tool_call>\s*[\[{]', after) is not None  # JSON follows: no GLM name starts so
     def strong(self, tok): return False
     def read(self, span, start, tok, rd):
         name = _GLM_CUT.match(span)[1]

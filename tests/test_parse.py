@@ -144,6 +144,18 @@ def test_stream_deltas_arrive_early():
     rest = sp.feed(text[2000:]) + sp.close()
     assert rest[-1].type == 'end' and rest[-1].tool_call.parameters == {'content': 'x'*5000}
 
+def test_stream_hermes_call_starts_at_once():
+    "`<tool_call>` then JSON can't be GLM's (a name follows its tag): the call streams from its first chars, not 210 chars later"
+    text = 'Sure.\n<tool_call>\n{"name": "write", "arguments": {"content": "' + 'x'*500 + '"}}\n</tool_call>'
+    sp, first = StreamParser(), None
+    for i,ch in enumerate(text):
+        if any(e.type == 'start' for e in sp.feed(ch)) and first is None: first = i
+    assert first is not None and first < text.index('{') + 40, first
+    glm = '<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>'
+    sp = StreamParser()
+    evs = [e for ch in glm for e in sp.feed(ch)] + sp.close()
+    assert [e.tool_call for e in evs if e.type == 'end'] == [ToolCall('get_weather', {'city': 'Paris'})]
+
 def test_stream_started_call_that_fails_ends_in_error():
     sp = StreamParser(parser=ToolCallParser(max_payload_chars=100))
     evs = sp.feed('{"name": "w", "arguments": {"s": "' + 'x'*500 + '"}}') + sp.close()
