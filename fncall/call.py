@@ -9,7 +9,7 @@ __all__ = ['call_func', 'call_func_async', 'call_funcs', 'call_funcs_async', 'co
            'get_schema_nm']
 
 # %% ../nbs/01_call.ipynb #46efb448
-import concurrent.futures, contextlib, contextvars, copy, dataclasses, enum, gc, inspect, json, keyword, operator, os, queue, re, reprlib, sys, threading, traceback, types, typing, weakref
+import concurrent.futures, contextlib, contextvars, copy, dataclasses, datetime as dt, enum, gc, inspect, json, keyword, operator, os, queue, re, reprlib, sys, threading, traceback, types, typing, weakref
 from collections import abc
 from functools import partial
 from decimal import Decimal
@@ -17,8 +17,10 @@ from pathlib import Path
 from uuid import UUID
 from types import ModuleType, UnionType
 from typing import Annotated, Any, Union, get_args, get_origin
+import typing_extensions
 from typing_extensions import NotRequired, TypedDict, is_typeddict
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PlainValidator, TypeAdapter, ValidationError, WrapValidator
+import annotated_types as at
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Strict, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import SchemaError
 from .schema import custom_types, empty, get_schema, call_params, target, fingerprint, is_record, field_alias
@@ -275,35 +277,45 @@ def _nested(cls, nested):
 
 # %% ../nbs/01_call.ipynb #8adfd1fa
 def _pure(t, seen, nan=False, json=False):
-    "Does pydantic, validating `t` as it is, give what the repaired `_lax(t)` gives for every value it accepts? (`seen`: records checked; `nan`: inside a pydantic model that takes non-finite floats; `json`: read from JSON text by pydantic rather than by Python's `json`)"
-    if isinstance(t, dataclasses.InitVar): return _pure(t.type, seen, nan, json)
+    "Does pydantic, checking `t` as it is, give what the repairs (`_lax`) give for every value it accepts, running none of the user's code? Plain data only: scalars, enums, literals, `Optional`, builtin containers, plain records (`nan`: inside a pydantic model that takes non-finite floats; `json`: read from JSON text by pydantic, not by Python's `json`)"
     o, args = get_origin(t), get_args(t)
-    if o is Annotated: return _pure(args[0], seen, nan, json)
-    if o in (Union, UnionType): return all(_pure(a, seen, nan, json) for a in args)
-    base = o or t
-    if t is object: return False  # a JSON string is parsed into the object it holds
-    if not isinstance(base, type): return True
-    if issubclass(base, Decimal) and json: return False  # pydantic keeps every digit JSON gives, Python's `json` makes a float first
-    if issubclass(base, (float, Decimal)): return not nan  # the repairs refuse 'nan' and 'inf'
-    if t in custom_types: return t in _native
-    if issubclass(base, (str, bytes, int, enum.Enum)): return True
-    if o is None and (is_record(t) or _is_plain(t)): return _pure_record(t, seen, nan, json)
-    return all(_pure(a, seen, nan, json) for a in args if a is not Ellipsis)
+    if o is Annotated: return _pure(args[0], seen, nan, json) and all(_plain_meta(m, json) for m in args[1:])
+    if o in (Union, UnionType): return len(args) == 2 and type(None) in args and all(_pure(a, seen, nan, json) for a in args)  # in other unions the repairs change the member pydantic picks
+    if o is typing.Literal: return all(type(a) in (str, int, bool, type(None)) for a in args)
+    if t in (float, Decimal): return not nan and not (json and t is Decimal)  # the repairs refuse 'nan'; JSON keeps each digit of a Decimal, where Python's `json` makes a float of it
+    if t in _scalars or t in _containers: return True
+    if o in _containers: return all(a is Ellipsis or _pure(a, seen, nan, json) for a in args)
+    if o is None and isinstance(t, type) and issubclass(t, enum.Enum): return True
+    return o is None and isinstance(t, type) and is_record(t) and _pure_record(t, seen, nan, json)
 
+_scalars = (int, bool, str, Path, UUID, dt.datetime, dt.date, dt.time, dt.timedelta, type(None), Any)  # read alike either way
+_containers = (list, tuple, set, frozenset, dict)  # builtins only: pydantic gives a subclass (`OrderedDict`) back as itself
+_no_extra = getattr(typing_extensions, 'NoExtraItems', None)  # what a TypedDict without `extra_items` has
+
+def _plain_meta(m, json):
+    "Is `Annotated` metadata `m` a description or a constraint? Not a validator, an alias, or, reading JSON, strict mode (which takes a string for a UUID there)"
+    if isinstance(m, str): return True
+    if isinstance(m, FieldInfo): return not (m.alias or m.validation_alias) and all(_plain_meta(x, json) for x in m.metadata)
+    return isinstance(m, at.BaseMetadata) and not (json and isinstance(m, Strict))
+
+# %% ../nbs/01_call.ipynb #4345b897
 def _pure_record(cls, seen, nan, json):
-    "Does pydantic build record `cls` from a dict as `_build` does? TypedDicts, dataclasses with their own `__init__` made by `dataclass`, and pydantic models whose validators all run after theirs, with fields that are pure too"
+    "Does pydantic build record `cls` as `_build` does, running none of its code? A TypedDict, a dataclass whose `__init__` `dataclass` wrote, or a pydantic model, each without validators, hooks, aliases or pydantic config of its own, whose fields are pure and don't take null (a null means \"the default\": the repairs drop it)"
     if (cls, nan) in seen: return True
     seen.add((cls, nan))
     if issubclass(cls, BaseModel):
-        d = cls.__pydantic_decorators__
-        if any(v.info.mode != 'after' for v in (*d.field_validators.values(), *d.model_validators.values())): return False  # they would see other input
-        nan = nan or cls.model_config.get('allow_inf_nan', True)  # its own config, not ours
-    elif not (is_typeddict(cls) or dataclasses.is_dataclass(cls) and cls.__dataclass_params__.init and not hasattr(cls, '__pydantic_fields__')): return False
-    dflt = {} if is_typeddict(cls) else {n: p.default for n,p in inspect.signature(cls).parameters.items()}
-    for n,(a,opt) in call_params(cls).params.items():
-        if opt and _nullable(a) and dflt.get(n, empty) is not None: return False  # a null there means "the default", which is not null
-        if not _pure(a, seen, nan, json) or any(isinstance(m, _user_validators) for m in get_args(a)[1:]): return False
-    return True
+        c, d = cls.model_config, cls.__pydantic_decorators__
+        if (d.validators or d.field_validators or d.root_validators or d.model_validators or cls.__pydantic_custom_init__ or cls.__pydantic_post_init__
+            or cls.__pydantic_root_model__ or '__get_pydantic_core_schema__' in vars(cls) or any(f.alias or f.validation_alias for f in cls.model_fields.values())
+            or c.get('populate_by_name') or c.get('validate_by_name') or c.get('val_json_bytes', 'utf8') != 'utf8'): return False
+        nan = nan or c.get('allow_inf_nan', True)  # its own config, not ours
+    elif is_typeddict(cls):
+        if '__pydantic_config__' in vars(cls) or getattr(cls, '__closed__', None) is not None or getattr(cls, '__extra_items__', _no_extra) is not _no_extra: return False  # `closed`, `extra_items`: PEP 728
+    elif not (dataclasses.is_dataclass(cls) and '__pydantic_config__' not in vars(cls) and not hasattr(cls, '__post_init__')
+              and getattr(vars(cls).get('__init__'), '__code__', None) is not None and vars(cls)['__init__'].__code__.co_filename == '<string>'): return False  # `dataclass` writes its `__init__` with `exec`
+    fields = ([(a, n in cls.__optional_keys__) for n,a in typing_extensions.get_type_hints(cls, include_extras=True).items()] if is_typeddict(cls)
+              else call_params(cls).params.values())  # a TypedDict's with their `Annotated` metadata
+    return all(not (opt and _nullable(a)) and _pure(a, seen, nan, json) for a,opt in fields)
 
 # %% ../nbs/01_call.ipynb #ff3919b6
 def _nullable(t):
@@ -314,13 +326,16 @@ def _nullable(t):
     if o is typing.Literal: return None in args
     return t in (None, type(None), Any, object) or isinstance(t, (typing.TypeVar, dataclasses.InitVar)) and _nullable(getattr(t, 'type', Any))
 
-_user_validators = (BeforeValidator, AfterValidator, WrapValidator, PlainValidator)  # a record's field validated twice by `_build`
+def _first(ps, nested):
+    "The first validators (of a dict, of JSON text) for parameters `ps`, where `_pure` allows them, else None; `nested`: the classes in them"
+    if not all(_pure(_unalias(a), set()) for a,_ in ps.values()): return None, None
+    v = _validator(TypedDict('Arguments', {n: NotRequired[_unalias(a)] if opt else _unalias(a) for n,(a,opt) in ps.items()}), _fast_config)
+    kw = {'extra': 'forbid'} if any(issubclass(c, BaseModel) for c in nested) else {}  # a model's own config lets unknown fields by
+    return partial(v.validate_python, **kw), partial(v.validate_json, **kw) if _json_ok(ps) else None
 
-def _json_ok(func, ps):
-    "May the first validator read the JSON text of `func`'s arguments (parameters `ps`) itself? Not if a value could come out other than through Python's `json`, nor where a null means a default that isn't null"
-    try: dflt = {n: p.default for n,p in inspect.signature(func).parameters.items()}
-    except (TypeError, ValueError): dflt = {}
-    return all(_pure(a, set(), json=True) and not (opt and _nullable(a) and dflt.get(n, empty) is not None) for n,(a,opt) in ps.items())
+def _json_ok(ps):
+    "May the first validator read the JSON text of arguments for parameters `ps` itself, and give what Python's `json` and it would?"
+    return all(_pure(_unalias(a), set(), json=True) for a,_ in ps.values())
 
 def _unalias(t):
     "Annotation `t` with its pydantic alias dropped: arguments are validated under their parameter names"
@@ -370,14 +385,9 @@ def _make_spec(func, nested=None):
     aliases = {k: n for n,(a,_) in ps.items() if (al := field_alias(a)) for k in (al, _py_nm(al))}  # also as Gemini renames it
     plain = not (cp.varkw or cp.posonly or cp.varpos or cp.fills)
     fast = fast_json = None
-    if top and not cp.varkw and all(_pure(a, set()) for a,_ in ps.values()):
-        ftd = TypedDict('Arguments', {n: NotRequired[_unalias(a)] if opt else _unalias(a) for n,(a,opt) in ps.items()})
-        try: v = _validator(ftd, _fast_config)
-        except Exception: v = None  # pydantic won't take an annotation as it is (a `typing.TypedDict` before Python 3.12): the repairs alone
-        if v is not None:
-            kw = {'extra': 'forbid'} if any(issubclass(c, BaseModel) for c in nested) else {}  # a model's own config lets unknown fields by
-            fast = partial(v.validate_python, **kw)
-            if _json_ok(func, ps): fast_json = partial(v.validate_json, **kw)
+    if top and not cp.varkw:
+        try: fast, fast_json = _first(ps, nested)
+        except Exception: pass  # a class that can't be read, or an annotation pydantic won't take as it is (a `typing.TypedDict` before Python 3.12): the repairs alone
     return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, cp.varkw, cp.posonly, cp.pinned, _validator(td).validate_python, cp.varpos, cp.fills,
                  tuple(c for c in nested if not issubclass(c, BaseModel)) if top else (), frozenset(ps), plain, _is_async(func), any(opt for _,opt in ps.values()), fast, fast_json)
 
@@ -415,8 +425,9 @@ def _coerce(sp, inputs, nested=False):
     "`inputs` validated for the tool `sp` describes, or an `_InputError` of short lines saying what is wrong (`nested`: building a record's fields)"
     if type(inputs) is not dict:
         if type(inputs) is str and sp.fast_json is not None:
-            try: return sp.fast_json(inputs)
+            try: args = sp.fast_json(inputs)
             except Exception: pass  # read and checked again below
+            else: return {k: v for k,v in args.items() if v is not None or not sp.params[k]} if sp.optional else args  # null for a parameter with a default: the default
         inputs = _args(inputs)
     if inputs.keys() <= sp.names and not (sp.optional and any(map(_is_none, inputs.values()))):  # nothing to rename, drop or refuse
         if sp.fast is not None:
@@ -696,7 +707,12 @@ async def _in_thread(fn, *args):
 
 def _settle(fut, ok, v):
     "Give `fut` a worker's result, unless it was cancelled meanwhile (a timeout)"
-    if not fut.done(): fut.set_result(v) if ok else fut.set_exception(v)
+    if fut.done(): return
+    if ok: return fut.set_result(v)
+    if isinstance(v, StopIteration):  # a future can't hold one: wrapped, as Python does for a coroutine
+        e = RuntimeError('the tool raised StopIteration')
+        e.__cause__, v = v, e.with_traceback(v.__traceback__)
+    fut.set_exception(v)
 
 _own(_submit, _thread, _worker, _in_thread, call_func_async)
 
