@@ -331,19 +331,21 @@ def _say(self:_Driver, kind, s):
 
 # %% ../nbs/06_parse.ipynb #d2fb5b47
 @patch
-def _settle(self:_Driver, final=False):
+def _settle(self:_Driver, final=False, upto=None):
     "Move scanned prose into the content, without the calls cut from it; markup that may open a call waits (the 200 chars before a call hold its markup)"
-    if not final and self.plen < self.held+32: return  # at most once per 32 new chars
+    if not final and upto is None and self.plen < self.held+32: return  # at most once per 32 new chars (`upto`: a call starts there, the text before it goes first)
     sc = self.sc
     opened = [sc.sp.start if getattr(sc, 'sp', None) is not None and sc.mode in _IN_SPAN else None, sc.region_start if sc.region != 'bare' else None,
               sc.expect_start if sc.expect else None, sc.xml['start'] if sc.xml else None]
-    safe = min([sc.base] + [x for x in opened if x is not None])
+    starts = [x for x in opened + [upto] if x is not None]
+    safe = min([sc.base] + starts)
+    edge = 0 if upto is not None else 16  # a call starts at `upto`: the text before it is all here; else `functools`, `Action:`, a header's word may still be coming
     if final: lim = self.pstart+self.plen
-    elif safe-16 <= self.pstart: return  # a call may start where the settled text ends
+    elif safe-edge <= self.pstart: return  # a call may start where the settled text ends
     else:
         w = self._before(safe, 200)
         m = self.wrap_a.search(w)  # call markup starts with one of these
-        lim = min(safe-len(w)+m.start() if m else safe, safe-16)  # `functools`, `Action:`, a header's word may still be coming
+        lim = min(safe-len(w)+m.start() if m else safe, safe-edge)
     if lim <= self.pstart: return
     txt = ''.join(self.plist); base,p,out = self.pstart,0,[]
     L = lim-base
@@ -1252,7 +1254,7 @@ def _announce(self:StreamParser, out):
     "Events for the calls and errors a dialect read from its span: each call whole"
     for r in out:
         if isinstance(r, ToolCall):
-            i = self._start(r.tool_name)
+            i = self._start(r.tool_name, r.span[0] if r.span else None)
             self._delta(r.tool_name, i, json.dumps(r.parameters))
             self._end(r, i)
         elif isinstance(r, CallError): self.events.append(StreamEvent('error', error=r))
@@ -1261,7 +1263,8 @@ def _announce(self:StreamParser, out):
 def _ok(self:StreamParser, name): return bool(name) and (self.ctx.tools is None or name in self.ctx.tools)
 
 @patch
-def _start(self:StreamParser, name):
+def _start(self:StreamParser, name, at=None):
+    if at is not None: self.drv._settle(upto=at)  # the text before the call (at offset `at`) goes first
     self.n += 1
     self.raw[self.n-1] = []
     self.events.append(StreamEvent('start', tool_name=name, index=self.n-1))
@@ -1285,7 +1288,7 @@ def span_start(self:StreamParser, sp):
     self.frames,self.active,self.pos,self.sp = [],[],sp.start,sp
     if sp.name and self._ok(sp.name):  # Mistral `name{...}`: the whole span is the arguments
         f = _Frame(sp.start, 1); f.name,f.started,f.sent,f.adepth = sp.name,True,sp.start,0
-        f.idx = self._start(f.name)
+        f.idx = self._start(f.name, sp.start)
         self.frames.append(f); self.active.append(f)
 
 @patch
@@ -1333,7 +1336,7 @@ def _sniff(self:StreamParser, f, s, p0, p1):
         return
     name = _head_name(m)
     if not self._ok(name) or f.start+m.end() > self.sp.start+self.parser.max_payload_chars: f.done = True; return  # past the cap, the span is refused
-    f.name,f.started,f.idx = name,True,self._start(name)
+    f.name,f.started,f.idx = name,True,self._start(name, f.start)
     hi = p1 if f.args_end is None else min(p1, f.args_end)
     self._delta(name, f.idx, h[m.end():hi-f.start] + s[f.start+f.hlen-p0:hi-p0])  # the head holds the text up to f.start+f.hlen
     f.sent,f.done = hi,f.args_end is not None
@@ -1341,7 +1344,7 @@ def _sniff(self:StreamParser, f, s, p0, p1):
 @patch
 def xml_start(self:StreamParser, it):
     "An XML call `it` starts"
-    if self._ok(it.name): it.started,it.idx = True,self._start(it.name)
+    if self._ok(it.name): it.started,it.idx = True,self._start(it.name, it.start)
 
 # %% ../nbs/06_parse.ipynb #ca5f284b
 @patch
@@ -1357,7 +1360,7 @@ def _item(self:StreamParser, it):
             f = fs[0]
             if it.kind == 'xml': self._delta(r.tool_name, f.idx, json.dumps(r.parameters))
         else:
-            f = it; f.idx = self._start(r.tool_name)
+            f = it; f.idx = self._start(r.tool_name, it.start)
             self._delta(r.tool_name, f.idx, json.dumps(r.parameters))
         self._end(r, f.idx)
     if left: self._error(CallError('this call could not be parsed', (it.start, it.end), it.text[:80]), [started[k] for k in left])

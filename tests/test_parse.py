@@ -156,6 +156,21 @@ def test_stream_hermes_call_starts_at_once():
     evs = [e for ch in glm for e in sp.feed(ch)] + sp.close()
     assert [e.tool_call for e in evs if e.type == 'end'] == [ToolCall('get_weather', {'city': 'Paris'})]
 
+@pytest.mark.parametrize('call', ['<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>', '[TOOL_CALLS][{"name": "f", "arguments": {"a": 1}}]',
+                                  '```json\n{"name": "f", "arguments": {"a": 1}}\n```', '{"name": "f", "arguments": {"a": 1}}'])
+def test_stream_text_before_its_call(call):
+    "The prose before a call is sent before the call starts, in any chunking: a chat UI shows them in the order written"
+    prose = 'Sure, let me look that up for you now, it takes a moment.\n'
+    for n in (1, 7, 64):
+        sp, before, started = StreamParser(), [], False
+        text = prose + call + '\nDone.'
+        for i in range(0, len(text), n):
+            for e in sp.feed(text[i:i+n]):
+                started = started or e.type == 'start'
+                if e.type == 'text' and not started: before.append(e.text)
+        sp.close()
+        assert ''.join(before).strip() == prose.strip(), (n, before)
+
 def test_stream_started_call_that_fails_ends_in_error():
     sp = StreamParser(parser=ToolCallParser(max_payload_chars=100))
     evs = sp.feed('{"name": "w", "arguments": {"s": "' + 'x'*500 + '"}}') + sp.close()
