@@ -260,7 +260,7 @@ def _pick(ds, text, i, tok, final, prefixes, before=''):
     for d in ds:
         after = text[i:i+len(tok)+d.look+64]
         if not final and (rest < len(tok)+d.look or (rest < 64 and after in prefixes)):
-            if d.look and d.refuse(after): continue
+            if d.refuse(after): continue
             return 'hold'
         if d.claim(after, before): return d
 
@@ -337,8 +337,7 @@ def _settle(self:_Driver, final=False, upto=None):
     sc = self.sc
     opened = [sc.sp.start if getattr(sc, 'sp', None) is not None and sc.mode in _IN_SPAN else None, sc.region_start if sc.region != 'bare' else None,
               sc.expect_start if sc.expect else None, sc.xml['start'] if sc.xml else None]
-    starts = [x for x in opened + [upto] if x is not None]
-    safe = min([sc.base] + starts)
+    safe = min([sc.base] + [x for x in opened + [upto] if x is not None])
     edge = 0 if upto is not None else 16  # a call starts at `upto`: the text before it is all here; else `functools`, `Action:`, a header's word may still be coming
     if final: lim = self.pstart+self.plen
     elif safe-edge <= self.pstart: return  # a call may start where the settled text ends
