@@ -316,7 +316,7 @@ def _python_dirs(exe):
 
 def _bwrap(exe, d, mb, ro, rw, network):
     "bubblewrap's arguments: new namespaces; the system and Python read-only; `d` read-write as the working directory; private /tmp and /dev/shm of `mb`/2 MB each; the rest read-only and empty"
-    a = [shutil.which('bwrap'), '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+    a = [shutil.which('bwrap') or 'bwrap', '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
          *([] if network else ['--unshare-net']), *_bwrap_opts('--disable-userns'), '--die-with-parent', '--as-pid-1', '--new-session']
     for p in _SYS:
         if os.path.islink(p): a += ['--symlink', os.readlink(p), p]
@@ -333,8 +333,9 @@ def _bwrap(exe, d, mb, ro, rw, network):
 @functools.cache
 def _bwrap_opts(*opts):
     "Those of `opts` this bubblewrap knows (`--disable-userns` came in 0.8.0; the seccomp filter refuses new user namespaces anyway)"
+    if not (exe := shutil.which('bwrap')): return []
     with contextlib.suppress(OSError, subprocess.SubprocessError):
-        h = subprocess.run([shutil.which('bwrap'), '--help'], capture_output=True, text=True, timeout=10).stdout
+        h = subprocess.run([exe, '--help'], capture_output=True, text=True, timeout=10).stdout
         return [o for o in opts if o in h.split()]
     return []
 
