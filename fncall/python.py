@@ -80,7 +80,7 @@ class Sandbox:
         self.ro, self.rw = _paths(ro, 'ro'), _paths(rw, 'rw')
         self.timeout, self.max_output, self.env, self.network = timeout, max_output, env, bool(network)
         self.cfg = dict(memory_mb=memory_mb, cpu_s=cpu_s, nproc=nproc, fsize_mb=fsize_mb, nofile=nofile, max_output=max_output)
-        self._own = os.geteuid()==0 and os.path.isdir('/proc') # root: each worker under a uid of its own
+        self._own = _switchable() # root: each worker under a uid of its own
         self.exe = executable or sys.executable
         if self._own and not executable and not _runnable(self.exe): self.exe = shutil.which('python3', path=os.defpath) or self.exe
         self.isolation = _isolation(isolation, self._own)
@@ -227,6 +227,16 @@ def _run_apart(code, glb, loc, timeout):
 # %% ../nbs/02_python.ipynb #cce51aaf
 _UIDS = (2_000_000_000, 2_100_000_000) # the range a worker's own uid is drawn from
 _taken = set() # uids of this process's running workers
+
+def _switchable():
+    "Can workers run under uids of their own: as root, with /proc, and every uid `_UIDS` draws from mapped into our user namespace (a container mapping one uid cannot)"
+    if os.geteuid() != 0 or not os.path.isdir('/proc'): return False
+    with contextlib.suppress(OSError, ValueError):
+        for f in ('uid_map', 'gid_map'):
+            with open(f'/proc/self/{f}') as m: rows = [tuple(map(int, l.split())) for l in m]
+            if not any(i <= _UIDS[0] and _UIDS[1] <= i+n for i,_,n in rows): return False
+        return True
+    return False
 
 def _known(get, i):
     try: get(i); return True

@@ -10,6 +10,7 @@ import anyio
 from hypothesis import given, settings, HealthCheck, strategies as st
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
+from timing import SLACK
 import fncall.call
 from fncall.schema import get_schema
 from fncall.call import call_func, call_func_async, call_funcs, call_funcs_async, coerce_inputs, resolve_nm
@@ -17,16 +18,16 @@ from fncall.mktool import mk_tool
 from fncall.tools import FunctionRegistry, _read
 
 def bounded(fn, secs):
-    "`fn()` run in a daemon thread: its result, or a failure if it takes over `secs` (a regression fails, it doesn't hang the run)"
+    "`fn()` run in a daemon thread: its result, or a failure if it takes over `secs` and a busy machine's slack (a regression fails, it doesn't hang the run)"
     out = {}
     def work():
         try: out['res'] = fn()
         except BaseException as e: out['exc'] = e
     t = threading.Thread(target=work, daemon=True)
-    t0 = time.perf_counter(); t.start(); t.join(secs)
-    assert not t.is_alive(), f"still running after {secs} s"
+    t.start(); t.join(secs+SLACK)
+    assert not t.is_alive(), f"still running after {secs} s (and {SLACK} s for a busy machine)"
     if 'exc' in out: raise out['exc']
-    return out['res'], time.perf_counter() - t0
+    return out['res']
 
 def ant(*calls): return {'role': 'assistant', 'content': [{'type': 'tool_use', 'id': f'c{i}', 'name': n, 'input': a} for i,(n,a) in enumerate(calls)]}
 def results(msgs): return [(b['content'], b['is_error']) for b in msgs[0]['content']]
@@ -190,19 +191,19 @@ def test_8_lookahead_pattern():
 
 # 9. The timeout covers formatting a tool's error
 class SlowError(Exception):
-    def __str__(self): time.sleep(5); return 'slow'
+    def __str__(self): time.sleep(30); return 'slow'
 
 def slow_fail(): "Fails, slowly said"; raise SlowError()
 
 def test_9_timeout_covers_formatting():
     want = "Error: tool 'slow_fail' timed out after 1 s"
-    res, took = bounded(lambda: call_funcs([('slow_fail', {})], [slow_fail], timeout=1), 8)
-    assert res == [want] and took < 3, took  # within the timeout + 2 s; formatting alone takes 5 s
-    res, took = bounded(lambda: asyncio.run(call_funcs_async([('slow_fail', {})], [slow_fail], timeout=1)), 8)
-    assert res == [want] and took < 3, took
+    res = bounded(lambda: call_funcs([('slow_fail', {})], [slow_fail], timeout=1), 1)  # formatting alone takes 30 s
+    assert res == [want]
+    res = bounded(lambda: asyncio.run(call_funcs_async([('slow_fail', {})], [slow_fail], timeout=1)), 1)
+    assert res == [want]
     reg = FunctionRegistry(); reg.add(slow_fail)
-    res, took = bounded(lambda: reg.run(ant(('slow_fail', {})), timeout=1), 8)
-    assert results(res) == [(want, True)] and took < 3, took
+    res = bounded(lambda: reg.run(ant(('slow_fail', {})), timeout=1), 1)
+    assert results(res) == [(want, True)]
 
 # 10. A result that can't be written out is that call's error; the others are kept
 def deep_result():
@@ -223,7 +224,7 @@ def side_effect(): "Does something"; done.append(1); return {'ok': True}
 def test_10_unsendable_result_is_its_error(bad):
     reg = FunctionRegistry()
     for f in (deep_result, unprintable, side_effect): reg.add(f)
-    (r0, e0), (r1, e1) = results(bounded(lambda: reg.run(ant((bad, {}), ('side_effect', {}))), 10)[0])
+    (r0, e0), (r1, e1) = results(bounded(lambda: reg.run(ant((bad, {}), ('side_effect', {}))), 10))
     assert e0 and r0.startswith(f"Error: the result of tool '{bad}' can't be sent:") and len(r0) < 400, r0
     assert (r1, e1) == ('{"ok": true}', False)
     gem = {'candidates': [{'content': {'parts': [{'function_call': {'name': bad, 'args': {}}}, {'function_call': {'name': 'side_effect', 'args': {}}}]}}]}
@@ -236,7 +237,7 @@ def test_10_over_mcp():
     async def main():
         async with Client(mcp_server([deep_result, unprintable, side_effect])) as c:
             return [await c.call_tool(n, {}) for n in ('deep_result', 'unprintable', 'side_effect')]
-    rs, _ = bounded(lambda: anyio.run(main), 20)
+    rs = bounded(lambda: anyio.run(main), 20)
     assert [r.is_error for r in rs] == [True, True, False]
     assert "can't be sent: RecursionError" in rs[0].content[0].text and "can't be sent: RuntimeError: no str" in rs[1].content[0].text
 

@@ -1,10 +1,10 @@
-import inspect
 "A model cannot leave the namespace: escape attempts against call_func and call_func_async"
-import asyncio, os, subprocess, sys, time, pytest
+import asyncio, inspect, os, subprocess, sys, threading, time, pytest
 from types import SimpleNamespace
 from pydantic import BaseModel
 from fncall.call import call_func, call_func_async, call_funcs, call_funcs_async, resolve_nm, mk_ns
 from fncall.parse import ToolCall
+from timing import ends_by
 
 class Obj:
     "An object with a public method and private state"
@@ -132,36 +132,37 @@ def test_call_funcs_script_and_running_loop():
 
 def nap(s:float): "Sleep"; time.sleep(s); return s
 
+def meeting(n):
+    "A tool that returns only once `n` calls of it are running at once (a serial or queued run breaks the barrier: BrokenBarrierError)"
+    b = threading.Barrier(n, timeout=30)
+    def meet(i:int): "Wait for the others"; b.wait(); return i
+    return meet
+
 def test_gather_three_sync():
-    "Three 0.5 s sync tools under asyncio.gather finish in about 0.5 s, not 1.5 s (nor 1.0 s, two at a time)"
-    async def main():
-        t0 = time.perf_counter()
-        res = await asyncio.gather(*[call_func_async('nap', {'s': 0.5}, [nap]) for _ in range(3)])
-        return res, time.perf_counter() - t0
-    res, took = asyncio.run(main())
-    assert res == [0.5]*3 and took < 1.0, took
+    "Three sync tools under asyncio.gather run at once: each waits for the other two"
+    meet = meeting(3)
+    async def main(): return await asyncio.gather(*[call_func_async('meet', {'i': i}, [meet]) for i in range(3)])
+    assert asyncio.run(main()) == [0, 1, 2]
 
 def test_many_sync_do_not_wait_for_each_other():
     "Twelve sync tools (more than asyncio's default pool has workers) all run at once: none waits, none times out"
-    calls = [('nap', {'s': 0.5})]*12
+    meet, calls = meeting(12), [('meet', {'i': i}) for i in range(12)]
     async def main():
-        t0 = time.perf_counter()
-        res = await asyncio.gather(*[call_func_async(*c, [nap]) for c in calls])
-        return res, time.perf_counter() - t0, await call_funcs_async(calls, [nap], timeout=0.8)
-    res, took, batch = asyncio.run(main())
-    assert res == batch == [0.5]*12 and took < 1.0, took
-    t0 = time.perf_counter()
-    assert call_funcs(calls, [nap], timeout=0.8) == [0.5]*12
-    assert time.perf_counter() - t0 < 1.0
+        return (await asyncio.gather(*[call_func_async(*c, [meet]) for c in calls]), await call_funcs_async(calls, [meet], timeout=20))
+    assert asyncio.run(main()) == (list(range(12)),)*2
+    assert call_funcs(calls, [meet], timeout=20) == list(range(12))
 
 def test_timeout_is_per_call_in_both():
-    calls = [('nap', {'s': 0.2}), ('nap', {'s': 3}), ('nap', {'s': 0.2})]
-    want = [0.2, "Error: tool 'nap' timed out after 0.6 s", 0.2]
-    t0 = time.perf_counter()
-    assert call_funcs(calls, [nap], timeout=0.6) == want
-    assert asyncio.run(call_funcs_async(calls, [nap], timeout=0.6)) == want
-    assert time.perf_counter() - t0 < 2.5  # the 3 s tool is left behind, twice
-    with pytest.raises(TimeoutError): call_funcs(calls[1:], [nap], raise_on_err=True, timeout=0.3)
+    "A hung tool times out alone: the calls beside it answer, and the batch returns without waiting for it"
+    release = threading.Event()
+    def nap(s:float): "Sleep, or hang until released"; release.wait(60) if s < 0 else time.sleep(s); return s
+    calls = [('nap', {'s': 0.01}), ('nap', {'s': -1}), ('nap', {'s': 0.01})]
+    want = [0.01, "Error: tool 'nap' timed out after 1 s", 0.01]
+    try:
+        with ends_by(1): assert call_funcs(calls, [nap], timeout=1) == want
+        with ends_by(1): assert asyncio.run(call_funcs_async(calls, [nap], timeout=1)) == want
+        with pytest.raises(TimeoutError): call_funcs(calls[1:], [nap], raise_on_err=True, timeout=0.3)
+    finally: release.set()
 
 def test_malformed_entries_are_their_own_errors():
     calls = ['nap', ('nap',), None, ('nap', {'s': 0}), {'name': 'nap', 'arguments': '{"s": 0}'}]

@@ -2,7 +2,7 @@
 and the tools real MCP servers list: one built with the SDK's MCPServer (formerly FastMCP), and fncall's own
 (`mcp_server`, with the python tool sandboxed and in-process). `tests/test_mcp.py` checks the tools the
 `fncall serve` subprocess lists too, with no normalisation at all."""
-import datetime as dt, enum, json, time
+import datetime as dt, enum, json
 from typing import Annotated, Any, Literal, Union
 import anyio, pytest
 from fastcore.test import test_eq as eq, test_fail as fail  # aliased: pytest would collect test_* names
@@ -246,12 +246,11 @@ def _dag(n):
             '$defs': defs | {f'D{n}': {'type': 'object', 'properties': {'v': {'type': 'integer'}}, 'required': ['v']}}}
 
 def test_inline_shares_definitions():
-    t0 = time.perf_counter()
+    "Written out, 40 levels that each use the next twice would be 2**40 schemas: shared, they stay under `_max_nodes` (which counts the work)"
     d0 = _inline(_dag(40)['properties'], _dag(40))['root']
     a, b = d0['properties']['a'], d0['properties']['b']
     assert a['properties'] is b['properties'] and a.defn is b.defn  # one D1, used twice
     assert _py_type(a) is _py_type(b) and _py_type(a).__name__ == 'D1'
-    assert time.perf_counter() - t0 < 1
 
 def test_inline_cuts_cycles():
     cyc = {'$defs': {'User': {'type': 'object', 'properties': {'org': {'$ref': '#/$defs/Org'}}},
@@ -276,14 +275,12 @@ def test_mk_tool_of_a_tool_object():
 
 def test_big_schemas():
     "A definition used twice at each of 40 levels is one class each, a cycle of definitions that all use each other is cut where it closes; what would expand past `_max_nodes` raises, naming the tool"
-    t0 = time.perf_counter()
     fn = mk_tool(dispatch, {'name': 'deep', 'input_schema': _dag(40)})
     eq(len(get_schema(fn)['input_schema']['$defs']), 41)
     assert "a: expected object, got 'x'" in call_func(fn, {'root': {'a': {'b': {'a': 'x'}}}}, raise_on_err=False)
     mesh = {f'D{i}': {'type': 'object', 'properties': {f'p{j}': {'$ref': f'#/$defs/D{j}'} for j in range(12) if j != i}} for i in range(12)}
     fn = mk_tool(dispatch, {'name': 'mesh', 'input_schema': {'type': 'object', 'properties': {'m': {'$ref': '#/$defs/D0'}}, '$defs': mesh}})
     eq(len(get_schema(fn)['input_schema']['$defs']), 12)
-    assert time.perf_counter() - t0 < 5
     fail(lambda: mk_tool(dispatch, {'name': 'big', 'input_schema': {'type': 'object', 'properties': {f'p{i}': {'type': 'object', 'properties': {}} for i in range(_max_nodes)}}}),
               contains="Tool 'big': its schema expands to over 10000 schemas once its $refs are written out")
     fail(lambda: mk_tool(dispatch, {'name': 'neg', 'input_schema': _dag(30) | {'properties': {'x': {'not': {'$ref': '#/$defs/D0'}}}}}),

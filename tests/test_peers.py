@@ -325,6 +325,7 @@ def test_class_source_read_once(monkeypatch):
 # ---- call_func_async of sync tools: reused worker threads, timeouts per call ----
 import asyncio, threading, time
 from fncall.call import call_func_async, call_funcs_async
+from timing import ends_by
 
 def where(x:int): "Thread id"; return threading.get_ident()
 def nap(s:float): "Sleep"; time.sleep(s); return s
@@ -338,14 +339,17 @@ def test_sync_tools_reuse_worker_threads():
     assert loop_thread not in ids and len(set(ids)) == 1
 
 def test_pool_never_queues_and_timeouts_hold():
-    "Calls never wait for a worker: 20 slow calls at once take about as long as one; a hung tool times out alone and the next calls still run"
-    async def many(): return await asyncio.gather(*(call_func_async(nap, {'s': 0.3}) for _ in range(20)))
-    t0 = time.perf_counter()
-    assert asyncio.run(many()) == [0.3]*20
-    assert time.perf_counter() - t0 < 2.0
+    "Calls never wait for a worker: 20 calls that each wait for all the others finish; a hung tool times out alone and the next calls still run"
+    meet = threading.Barrier(20, timeout=30)
+    def gather(i:int): "Wait for the others"; meet.wait(); return i
+    async def many(): return await asyncio.gather(*(call_func_async(gather, {'i': i}) for i in range(20)))
+    assert asyncio.run(many()) == list(range(20))
+    release = threading.Event()
+    def hang(): "Hang until released"; release.wait(60)
     async def hung():
-        res = await call_funcs_async([('nap', {'s': 3}), ('nap', {'s': 0.01})], ns=[nap], timeout=0.5)
+        res = await call_funcs_async([('hang', {}), ('nap', {'s': 0.01})], ns=[hang, nap], timeout=0.5)
         return res, await call_func_async(nap, {'s': 0.01})
-    t0 = time.perf_counter()
-    res, after = asyncio.run(hung())
-    assert time.perf_counter() - t0 < 2.0 and 'timed out' in res[0] and res[1] == 0.01 and after == 0.01
+    try:
+        with ends_by(0.5): res, after = asyncio.run(hung())
+    finally: release.set()
+    assert 'timed out' in res[0] and res[1] == 0.01 and after == 0.01

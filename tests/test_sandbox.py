@@ -2,6 +2,7 @@
 import ast, json, os, secrets, shutil, signal, socket, subprocess, sys, tempfile, threading, time, pytest
 from pathlib import Path
 from fncall.python import Sandbox, _alive, _bwrap_ok, _cgroup, _cgroup_base, _held, _tree
+from timing import ends_by, eventually
 
 T = 2 # sandbox timeout in seconds
 ROOT = os.geteuid() == 0
@@ -22,11 +23,9 @@ def sb(mode):
     yield s
     s.close()
 
-def timed(f, limit=T+2):
-    t = time.monotonic()
-    r = f()
-    assert time.monotonic()-t < limit, f'took {time.monotonic()-t:.1f}s'
-    return r
+def timed(f, limit=T+1):
+    "`f()`, which a timeout (with its grace) or a kill must end within `limit` seconds"
+    with ends_by(limit): return f()
 
 def works(sb): assert sb.python('1+1') == '2'
 
@@ -128,15 +127,11 @@ def marked(marker):
     return out
 
 def gone(marker, wait=2):
-    end = time.monotonic()+wait
-    while marked(marker) and time.monotonic() < end: time.sleep(0.02)
-    assert not marked(marker), 'processes of the sandbox survived'
+    assert eventually(lambda: not marked(marker), wait), 'processes of the sandbox survived'
 
 KINDS = ['sleep', 'double', 'setsid-stopper']
 
-def started(marker, n, wait=2):
-    end = time.monotonic()+wait
-    while len(marked(marker)) < n and time.monotonic() < end: time.sleep(0.02)
+def started(marker, n, wait=2): eventually(lambda: len(marked(marker)) >= n, wait)
 
 @pytest.mark.parametrize('kinds', [['sleep', 'double'], ['stopper']])
 def test_survivors_after_close(mode, kinds):
@@ -238,8 +233,8 @@ def test_memory_across_processes(mode):
 def test_held():
     "What a process holds, from its smaps_rollup: this one's heap, some MB; a zombie or a pid that is gone, nothing"
     assert 1 < _held({os.getpid()}) < 10_000
-    p = subprocess.Popen(['true']); time.sleep(0.2)
-    assert _held({p.pid}) == 0; p.wait()
+    p = subprocess.Popen(['true'])
+    assert eventually(lambda: _held({p.pid}) == 0); p.wait()
     assert _held({p.pid}) == 0
 
 def test_cgroup(tmp_path):
@@ -277,11 +272,9 @@ def test_host_sigterm(mode, how):
         d = json.loads(p.stdout.readline())['dir']
         started(marker, 2); time.sleep(0.3)
         p.send_signal(signal.SIGTERM)
-        assert timed(lambda: p.wait(timeout=T+2)) == (3 if how == 'handler' else -signal.SIGTERM)
+        assert timed(lambda: p.wait(timeout=60)) == (3 if how == 'handler' else -signal.SIGTERM)
         gone(marker)
-        end = time.monotonic()+2
-        while os.path.exists(d) and time.monotonic() < end: time.sleep(0.02)
-        assert not os.path.exists(d)
+        assert eventually(lambda: not os.path.exists(d))
     finally: p.kill(); p.wait()
 
 def _rpc(p, msg):
@@ -303,7 +296,7 @@ def test_serve_sigterm_mid_call():
         d = os.readlink(f'/proc/{min(marked(marker))}/cwd')
         assert os.path.basename(d).startswith('fncall-sandbox-')
         p.send_signal(signal.SIGTERM)
-        assert timed(lambda: p.wait(timeout=T+2)) == -signal.SIGTERM
+        assert timed(lambda: p.wait(timeout=60)) == -signal.SIGTERM
         gone(marker)
         assert not os.path.exists(d)
     finally: p.kill(); p.wait()
@@ -334,12 +327,11 @@ from concurrent.futures import ThreadPoolExecutor
 from fncall.python import python
 code = {code!r}
 def go(): return python(code, {{}}, timeout=2)
-t = time.monotonic()
 r1 = go() # on the main thread
 while threading.active_count() > 1: time.sleep(0.05) # its threads end
 with ThreadPoolExecutor(1) as ex: r2 = ex.submit(go).result() # and off it
 assert python('1+1', {{}}) == 2
-print(r1.splitlines()[-1], '|', r2.splitlines()[-1], '|', round(time.monotonic()-t, 1))'''
+print(r1.splitlines()[-1], '|', r2.splitlines()[-1])'''
 
 def test_thread_exhaustion_in_process():
     "In-process python(): a failed Thread.start() (here: out of address space) used to leave it spinning forever"
@@ -348,12 +340,11 @@ def test_thread_exhaustion_in_process():
     assert r.returncode == 0 and r.stdout.startswith('True | True'), (r.stdout, r.stderr[-2000:])
 
 def test_blocking_call_off_main_thread():
-    "Off the main thread a blocking C call overran the timeout (10 s for 0.5 s): the caller now gets its answer at the deadline"
+    "Off the main thread a blocking C call overran the timeout (30 s for 0.5 s): the caller now gets its answer at the deadline"
     from concurrent.futures import ThreadPoolExecutor
     from fncall.python import python
-    t = time.monotonic()
-    with ThreadPoolExecutor(1) as ex: r = ex.submit(python, 'import time\nprint("before")\ntime.sleep(10)', {}, None, 0.5).result()
-    assert time.monotonic()-t < 1.5 and r.startswith('before') and r.splitlines()[-1].startswith('TimeoutError'), r
+    with ends_by(0.5), ThreadPoolExecutor(1) as ex: r = ex.submit(python, 'import time\nprint("before")\ntime.sleep(30)', {}, None, 0.5).result()
+    assert r.startswith('before') and r.splitlines()[-1].startswith('TimeoutError'), r
     with ThreadPoolExecutor(1) as ex: assert ex.submit(python, '1+1', {}, None, 5).result() == 2
 
 def test_killed_while_idle(sb):
@@ -411,15 +402,41 @@ def test_runner_is_standard_library_only():
     assert r.returncode == 0, r.stderr
 
 @root
-def test_without_root():
-    "As an ordinary user (nobody, through setpriv) both modes run and contain: the namespace hides the host's processes"
+def test_without_root(mode):
+    "As an ordinary user (nobody, through setpriv) each mode runs and contains: the namespace hides the host's processes"
     py = shutil.which('python3', path=os.defpath)
     site = next((p for p in sys.path if p.endswith('site-packages') and os.path.isdir(os.path.join(p, 'pydantic'))), None)
     if not (shutil.which('setpriv') and py and site): pytest.skip('needs setpriv, a system python3 and site-packages nobody can read')
     ver = subprocess.run([py, '-c', 'import sys; print(sys.version_info[:2])'], capture_output=True, text=True).stdout.strip()
     if ver != str(sys.version_info[:2]): pytest.skip(f'the system python3 is {ver}, not this one')
-    code = ('import os\nfrom fncall.python import Sandbox\nfor m in ("namespace", "process"):\n    with Sandbox(timeout=2, isolation=m) as s:\n'
-            '        print(m, s.isolation, s.uid, s.python("import os; os.getuid(), os.getpid() == 1, os.path.exists(\'/proc/%d\')" % os.getpid()))')
+    code = (f'import os\nfrom fncall.python import Sandbox, _bwrap_ok\nif {mode!r} == "namespace" and not _bwrap_ok(False): print("no namespaces")\n'
+            f'else:\n    with Sandbox(timeout=2, isolation={mode!r}) as s:\n'
+            '        print(s.isolation, s.uid, s.python("import os; os.getuid(), os.getpid() == 1, os.path.exists(\'/proc/%d\')" % os.getpid()))')
     r = subprocess.run(['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', py, '-c', code], capture_output=True, text=True, timeout=60,
                        env=dict(PATH=os.defpath, PYTHONPATH=f'{HERE}:{site}'), cwd='/')
-    assert r.stdout.split('\n')[:2] == ['namespace namespace None (65534, True, False)', 'process process None (65534, False, True)'], (r.stdout, r.stderr[-2000:])
+    if r.stdout.strip() == 'no namespaces': pytest.skip('bubblewrap is not installed or cannot make namespaces for an ordinary user here')
+    want = {'namespace': 'namespace None (65534, True, False)', 'process': 'process None (65534, False, True)'}[mode]
+    assert r.stdout.strip() == want, (r.stdout, r.stderr[-2000:])
+
+UNUSABLE = '''import os
+from fncall.python import Sandbox
+with Sandbox(timeout=2) as s: print(s.isolation, s.python('1+1'))
+try: Sandbox(isolation='namespace')
+except RuntimeError as e: print(e)'''
+
+def _unusable(cmd, **kw):
+    r = subprocess.run(cmd + [sys.executable, '-c', UNUSABLE], capture_output=True, text=True, timeout=60, cwd='/', **kw)
+    assert r.stdout.splitlines() == ['process 2', "isolation='namespace' needs bubblewrap able to make namespaces: install it "
+                                     "(Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)"], (r.stdout, r.stderr[-2000:])
+
+def test_bubblewrap_that_fails(tmp_path):
+    "A bubblewrap that can't make namespaces (a stand-in failing as bwrap does where user namespaces are off): 'auto' runs in process mode, 'namespace' says what is missing"
+    fake = tmp_path/'bwrap'
+    fake.write_text('#!/bin/sh\necho "bwrap: No permissions to create a new namespace" >&2\nexit 1\n'); fake.chmod(0o755)
+    _unusable([], env=dict(os.environ, PATH=f'{tmp_path}:{os.defpath}'))
+
+def test_bubblewrap_without_user_namespaces():
+    "The real bubblewrap inside a user namespace that may not make another (as in a container), as its root with one uid mapped: process mode, the same uid"
+    if not shutil.which('bwrap'): pytest.skip('bubblewrap is not installed: nothing to make unusable')
+    _unusable(['bwrap', '--dev-bind', '/', '/', '--unshare-user', *(['--disable-userns'] if '--disable-userns' in subprocess.run(['bwrap', '--help'], capture_output=True, text=True).stdout else []),
+               '--uid', '0', '--gid', '0', '--'])
