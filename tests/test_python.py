@@ -106,7 +106,8 @@ def _host_pid(sb, pid):
 def test_double_fork_daemon(sb):
     "A daemon whose parent exited is adopted by the worker (a subreaper), so it is killed too"
     code = ('import os, time\nif (first := os.fork()) == 0:\n    os.setsid()\n    if os.fork() == 0: time.sleep(1000)\n    os._exit(0)\n'
-            'kids = lambda: [p for p in os.listdir("/proc") if p.isdigit() and open(f"/proc/{p}/stat").read().split()[3] == str(os.getpid())]\n'
+            'def ppid(p):\n    try: return open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[1]\n    except OSError: return None\n'
+            'kids = lambda: [p for p in os.listdir("/proc") if p.isdigit() and ppid(p) == str(os.getpid())]\n'
             'end = time.monotonic() + 1.5\nwhile set(kids()) <= {str(first)} and time.monotonic() < end: time.sleep(0.01)\nprint(*kids())')
     kids = [int(o) for o in sb.run(code).stdout.split()]
     assert kids, 'the daemon was not adopted by the worker'
