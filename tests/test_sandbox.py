@@ -437,6 +437,6 @@ def test_bubblewrap_that_fails(tmp_path):
 
 def test_bubblewrap_without_user_namespaces():
     "The real bubblewrap inside a user namespace that may not make another (as in a container), as its root with one uid mapped: process mode, the same uid"
-    if not shutil.which('bwrap'): pytest.skip('bubblewrap is not installed: nothing to make unusable')
+    if not _bwrap_ok(ROOT): pytest.skip('bubblewrap is not installed or cannot make namespaces here: nothing to make unusable')
     _unusable(['bwrap', '--dev-bind', '/', '/', '--unshare-user', *(['--disable-userns'] if '--disable-userns' in subprocess.run(['bwrap', '--help'], capture_output=True, text=True).stdout else []),
                '--uid', '0', '--gid', '0', '--'])
