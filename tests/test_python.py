@@ -29,6 +29,13 @@ def sb(mode):
 
 def _base(s): return {s._proc.pid, s._worker_pid()} # the worker (and bubblewrap, in namespaces)
 
+def _left(s):
+    "What is alive in the sandbox's tree beyond its base, with each one's state and command line (for a failure's message)"
+    def desc(p):
+        try: return open(f'/proc/{p}/stat').read().rsplit(')', 1)[1].split()[0], open(f'/proc/{p}/cmdline', 'rb').read()[:80]
+        except OSError: return 'gone'
+    return {p: desc(p) for p in _live(_tree({s._proc.pid})) - _base(s)}, _base(s)
+
 def _gone(pids, wait=2):
     "Assert `pids` die within `wait` s (and a busy machine's slack)"
     assert eventually(lambda: not _live(pids), wait), 'processes survived'
@@ -70,13 +77,13 @@ def test_fork_bomb(sb):
     "The process limit stops the bomb at once: fork raises in the worker, its children exit, and nothing is left"
     r = attack(sb, 'import os\nwhile True: os.fork()', {'error'}, reset=False, patience=30)
     assert 'BlockingIOError' in r.error
-    assert eventually(lambda: sb.python('1') and _live(_tree({sb._proc.pid})) == _base(sb)) # no children left behind (the worker reaps them before and after each run)
+    assert eventually(lambda: sb.python('1') and _live(_tree({sb._proc.pid})) == _base(sb)), _left(sb) # no children left behind (the worker reaps them before and after each run)
     assert sb.python('import subprocess; subprocess.run(["true"]).returncode') == '0' # the process limit is free again
 
 def test_fork_bomb_caught(sb):
     "Forks that catch the error and keep trying until the worker's own timeout kills what the run started"
     attack(sb, 'import os\nwhile True:\n    try: os.fork()\n    except OSError: pass', {'timeout'}, reset=False)
-    assert eventually(lambda: sb.python('1') and _live(_tree({sb._proc.pid})) == _base(sb))
+    assert eventually(lambda: sb.python('1') and _live(_tree({sb._proc.pid})) == _base(sb)), _left(sb)
 
 def test_grandchild_new_session(sb):
     pid = int(sb.python('import subprocess, os\np = subprocess.Popen(["sleep", "1000"], start_new_session=True)\np.pid'))
