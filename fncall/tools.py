@@ -304,17 +304,18 @@ class _Sent(typing.NamedTuple):
     text: str
     value: object
     parts: list|None = None
+    raw: object = None  # the result itself
 
 def _wire(res):
     "`res` as a `_Sent`, made once: text as it is, images and files as parts, anything else as JSON (dataclasses and pydantic models as objects). One that can't be written out at all (too deep, a failing `__repr__`) raises: that call's error"
-    if isinstance(res, str): return _Sent(res, res)
+    if isinstance(res, str): return _Sent(res, res, None, res)
     if parts := _parts(res):
         t = '\n'.join(p if isinstance(p, str) else p._label for p in parts)
-        return _Sent(t, t, parts)
+        return _Sent(t, t, parts, res)
     try: v = to_jsonable_python(res, fallback=str)
-    except ValueError: return _Sent(t := _text(res), t)  # a cycle
-    try: return _Sent(json.dumps(v, allow_nan=False), v)
-    except (TypeError, ValueError): return _Sent(t := _text(v), t)
+    except ValueError: return _Sent(t := _text(res), t, None, res)  # a cycle
+    try: return _Sent(json.dumps(v, allow_nan=False), v, None, res)
+    except (TypeError, ValueError): return _Sent(t := _text(v), t, None, res)
 
 def _text(res):
     "A tool result as text for the model"
@@ -450,6 +451,7 @@ class Media:
 def prompt(self:FunctionRegistry,
            style:str='json', # 'json' (TOOL_CALL lines) or 'python' (function calls)
            context:dict|None=None, # Variables the model may use as arguments (python style)
+           marker:str='TOOL_CALL', # What starts a call (json style): the `marker` of the `ToolCallParser` reading the reply
           )->str:
     "Instructions telling a model without a tools API which tools it has and how to call them"
     if style not in _fmts: raise ValueError(f"style must be 'json' or 'python', got {style!r}")
@@ -457,10 +459,10 @@ def prompt(self:FunctionRegistry,
     tools = '\n\n'.join(f"## {t.name}\n" + (f"{d}\n" if (d := t.schema.get('description')) else '') +
                         f"Parameters (JSON schema): {json.dumps(_described(t.schema['input_schema']), default=str)}" for t in self.tools.values())
     nm, args = _example(next(iter(self.tools.values())).schema)
-    if style == 'json': ex = json.dumps({'tool_name': nm, 'parameters': args})
+    if style == 'json': ex = f"{marker} {json.dumps({'tool_name': nm, 'parameters': args})}"
     else: ex = f"{nm}({', '.join(f'{k}={v!r}' for k,v in args.items())})"
     ctx = f", or these variables: {', '.join(context)}" if context else ''
-    return f"You can use these tools:\n\n{tools}\n\n" + _fmts[style].format(example=ex, ctx=ctx)
+    return f"You can use these tools:\n\n{tools}\n\n" + _fmts[style].format(example=ex, ctx=ctx, marker=marker)
 
 # %% ../nbs/07_tools.ipynb #b2e9fe92
 def _example_value(s):
@@ -481,7 +483,7 @@ def _example(schema):
     return schema['name'], {k: _example_value(js['properties'][k]) for k in js.get('required', [])}
 
 _fmts = dict(
-    json="To call tools, reply with one line per call: TOOL_CALL followed by a JSON object with the tool's name and its parameters, e.g.\nTOOL_CALL {example}\nTo call several tools, write several such lines.",
+    json="To call tools, reply with one line per call: {marker} followed by a JSON object with the tool's name and its parameters, e.g.\n{example}\nTo call several tools, write several such lines.",
     python="To call tools, reply with one Python function call per line, with keyword arguments, e.g.\n{example}\nArgument values are Python literals: strings, numbers, True, False, None, lists and dicts{ctx}.")
 
 # %% ../nbs/07_tools.ipynb #c0a1e011

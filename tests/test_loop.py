@@ -383,7 +383,7 @@ def test_hidden_schema_and_description():
     def greet(greeting:str, user:Hidden[User], where:Place|None=None): return f"{greeting} {user.name}"
     full = reg.tools['greet'].schema['input_schema']
     assert set(full['$defs']) == {'User', 'Place'}
-    s = _Loop(reg, lambda m: '', False, 10, None, {'user': User('ann')}, None, 1, None, None, 'json', {}).reg.tools['greet'].schema
+    s = _Loop(reg, lambda m: '', False, hidden={'user': User('ann')}).reg.tools['greet'].schema
     assert s['description'] == 'Greet someone somewhere' and list(s['input_schema']['properties']) == ['greeting', 'where']
     assert set(s['input_schema']['$defs']) == {'Place'} and s['input_schema']['required'] == ['greeting']
     complete, _ = _texts('TOOL_CALL {"tool_name": "greet", "parameters": {"greeting": "Hi"}}', 'done')
