@@ -236,7 +236,7 @@ def _auto(kw):
 # %% ../nbs/09_loop.ipynb #9e594347
 class _Responses(_Api):
     fmt, key = 'responses', 'input'
-    def turn(self, r): return [o.model_dump(exclude_unset=True) for o in r.output]
+    def turn(self, r): return [_unparsed(o.model_dump(exclude_unset=True)) for o in r.output]
     def text(self, r): return r.output_text
     def delta(self, ev): return ev.delta if ev.type == 'response.output_text.delta' else None
     def final(self, s, ev):  # the response as the API sent it in the last event, rather than the helper's parsed copy
@@ -251,6 +251,12 @@ class _Responses(_Api):
         i, o = u.input_tokens_details, u.output_tokens_details
         return Usage(u.input_tokens, u.output_tokens, _n(i and i.cached_tokens), _n(getattr(i, 'cache_write_tokens', 0)), _n(o and o.reasoning_tokens), 1)
     def relax(self, kw): return _auto(kw)
+
+def _unparsed(o):
+    "Output item `o` without the fields the stream helper adds (`parsed`, `parsed_arguments`): the API takes back only its own"
+    o.pop('parsed_arguments', None)
+    for c in o.get('content') or []: c.pop('parsed', None)
+    return o
 
 # %% ../nbs/09_loop.ipynb #7a11d168
 class _Gemini(_Api):
@@ -576,3 +582,6 @@ def astream(self:FunctionRegistry, client, messages, **kwargs):
     run = _Loop(self, client, True, **{'stream': True, **kwargs})
     run.streamed = True
     return run.events(messages)
+
+# %% ../nbs/09_loop.ipynb #5a9e0006
+del loop, aloop, stream, astream  # fastcore's `@patch` leaves None under each name: the methods live on `FunctionRegistry`
