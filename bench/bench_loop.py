@@ -1,7 +1,8 @@
 """The tool loop's own cost per step, against openai-agents' `Runner.run`: one three-step conversation (two parallel calls,
 one call, the answer) with the real `AsyncOpenAI` client (Chat Completions) on a mocked HTTP transport, run by
-`reg.aloop`, by `reg.astream` (the same run, streamed), and by openai-agents (tracing off). A baseline makes the same three
-requests with the bare SDK; each loop's own overhead is its time less the baseline's, per step. Candidates alternate in
+`reg.aloop` and by openai-agents' `Runner.run` (tracing off), and streamed by `reg.astream` and `Runner.run_streamed`. A
+baseline makes the same three requests with the bare SDK (streamed with its helper for the streamed loops); each loop's own
+overhead is its time less the baseline's, per step. Candidates alternate in
 every round (best of the rounds), so machine noise hits them alike. Run: python bench/bench_loop.py"""
 import asyncio, json, time
 import httpx2, openai
@@ -33,7 +34,7 @@ def sse(step):
                 'choices': [{'index': 0, 'delta': delta, 'logprobs': None, 'finish_reason': finish}]}
     m = r['choices'][0]['message']
     cs = [chunk({'role': 'assistant', 'content': '' if isinstance(turn, str) else None, 'refusal': None})]
-    if isinstance(turn, str): cs += [chunk({'content': w}) for w in turn.split(' ')]
+    if isinstance(turn, str): cs += [chunk({'content': turn[i:i+4]}) for i in range(0, len(turn), 4)]
     else: cs += [chunk({'tool_calls': [{'index': i, **c}]}) for i,c in enumerate(m['tool_calls'])]
     cs += [chunk({}, r['choices'][0]['finish_reason']), {**chunk({}), 'choices': [], 'usage': USAGE}]
     return ''.join(f'data: {json.dumps(c)}\n\n' for c in cs) + 'data: [DONE]\n\n'
@@ -64,6 +65,17 @@ async def by_sdk(cli):
         msgs.append({'role': 'assistant', 'content': None, 'tool_calls': [c.model_dump() for c in r.choices[0].message.tool_calls or []]})
     return r.choices[0].message.content
 
+async def by_sdk_stream(cli):
+    "The same three requests streamed with the SDK's helper: the cost every streaming loop pays"
+    tools = reg.schemas('openai')
+    msgs = [{'role': 'user', 'content': PROMPT}]
+    for step in range(3):
+        async with cli.chat.completions.stream(model='gpt-x', messages=msgs, tools=tools, stream_options={'include_usage': True}) as s:
+            async for ev in s: pass
+            r = await s.get_final_completion()
+        msgs.append({'role': 'assistant', 'content': None, 'tool_calls': [c.model_dump() for c in r.choices[0].message.tool_calls or []]})
+    return r.choices[0].message.content
+
 async def by_fncall(cli): return (await reg.aloop(cli, PROMPT, model='gpt-x')).text
 
 async def by_fncall_stream(cli):
@@ -81,6 +93,13 @@ async def by_agents(cli, agent={}):
     a = agent.get(id(cli)) or agent.setdefault(id(cli), _agent(cli))
     return (await Runner.run(a, PROMPT)).final_output
 
+async def by_agents_stream(cli, agent={}):
+    from agents import Runner
+    a = agent.get(id(cli)) or agent.setdefault(id(cli), _agent(cli))
+    res = Runner.run_streamed(a, PROMPT)
+    async for ev in res.stream_events(): pass
+    return res.final_output
+
 async def best(fs, n=20, rounds=15):
     "Best time per conversation of each of `fs`, the candidates alternating in every round"
     clis, res = [client() for _ in fs], [float('inf')]*len(fs)
@@ -92,13 +111,13 @@ async def best(fs, n=20, rounds=15):
     return res
 
 async def main():
-    fs = [by_sdk, by_fncall, by_fncall_stream, by_agents]
-    if not hasattr(reg, 'astream'): fs.remove(by_fncall_stream)
+    fs = [by_sdk, by_fncall, by_agents, by_sdk_stream, by_fncall_stream, by_agents_stream]
     for f in fs: assert await f(client()) == 'Sunny everywhere.', f.__name__
-    ts = await best(fs)
-    own = {f.__name__: (t - ts[0]) / len(STEPS) for f,t in zip(fs, ts)}
+    ts = dict(zip([f.__name__ for f in fs], await best(fs)))
+    own = {nm: (t - ts['by_sdk_stream' if 'stream' in nm else 'by_sdk']) / len(STEPS) for nm,t in ts.items()}
     print(f"{'loop':<18}{'ms/conversation':>16}{'own ms/step':>13}")
-    for f,t in zip(fs, ts): print(f"{f.__name__:<18}{t*1e3:>16.2f}{own[f.__name__]*1e3:>13.3f}")
-    print(f"openai-agents' own overhead per step / fncall's: {own['by_agents'] / own['by_fncall']:.1f}x")
+    for nm,t in ts.items(): print(f"{nm:<18}{t*1e3:>16.2f}{own[nm]*1e3:>13.3f}")
+    print(f"openai-agents' own overhead per step / fncall's: {own['by_agents'] / own['by_fncall']:.1f}x; "
+          f"streamed: {own['by_agents_stream'] / own['by_fncall_stream']:.1f}x")
 
 if __name__ == '__main__': asyncio.run(main())
