@@ -179,9 +179,9 @@ class _Api:
     def create(self, req): return getattr(self.ep, self.create_nm)(**req)
     async def stream(self, req, thread):
         "The answer's text as it streams (`TextDelta`s), then the response, read with the SDK's stream helper"
-        async with _opened(getattr(self.ep, self.stream_nm)(**req), thread) as s:
+        async with _opened(getattr(self.ep, self.stream_nm)(**req), thread) as s, contextlib.aclosing(_each(s, thread)) as evs:
             ev = None
-            async for ev in _each(s, thread):
+            async for ev in evs:
                 if t := self.delta(ev): yield TextDelta(t)
             yield await _maybe(self.final(s, ev))
     def last(self, msgs):
@@ -270,9 +270,10 @@ class _Gemini(_Api):
         return {**kw, 'contents': msgs, 'config': cfg}
     async def stream(self, req, thread):  # no helper: the chunks are responses, their parts merged here
         chunks = []
-        async for c in _each(await _maybe(await _io(getattr(self.ep, self.stream_nm), thread, **req)), thread):
-            chunks.append(c)
-            if t := self.text(c): yield TextDelta(t)
+        async with contextlib.aclosing(_each(await _maybe(await _io(getattr(self.ep, self.stream_nm), thread, **req)), thread)) as cs:
+            async for c in cs:
+                chunks.append(c)
+                if t := self.text(c): yield TextDelta(t)
         yield _merged(chunks)
     def _content(self, r): return r.candidates[0].content if r.candidates else None
     def turn(self, r): return [c.model_dump(mode='json', exclude_none=True)] if (c := self._content(r)) else []  # JSON: a thought signature's bytes as base64
@@ -327,9 +328,10 @@ class _Text(_Api):
     async def stream(self, req, thread):
         r = await _maybe(await _io(self.ep, thread, req.pop('messages'), **req))
         pieces = []
-        async for t in _each([r] if isinstance(r, str) else r, thread):
-            if not isinstance(t, str): raise TypeError(f"The model callable must return text, or an iterator of text pieces: got a {type(t).__name__}")
-            pieces.append(t); yield TextDelta(t)
+        async with contextlib.aclosing(_each([r] if isinstance(r, str) else r, thread)) as ts:
+            async for t in ts:
+                if not isinstance(t, str): raise TypeError(f"The model callable must return text, or an iterator of text pieces: got a {type(t).__name__}")
+                pieces.append(t); yield TextDelta(t)
         yield ''.join(pieces)
     def turn(self, r): return [{'role': 'assistant', 'content': r}]
     def text(self, r): return r
@@ -415,8 +417,9 @@ class _Loop:
                 if len(self.usage) == self.max_steps:
                     raise LoopLimit(f"The loop reached max_steps={self.max_steps}" + (f", the model still calling {', '.join(c[1] for c in calls)}: those calls ran, "
                                     "their results end `.result.messages`" if calls else '') + "; pass `.result.messages` to the loop again to go on", res())
-                async for r in self._model(msgs, kw):
-                    if isinstance(r, TextDelta): yield r
+                async with contextlib.aclosing(self._model(msgs, kw)) as rs:  # closed (the stream with it) if the caller stops early
+                    async for r in rs:
+                        if isinstance(r, TextDelta): yield r
                 self.usage.append(self.api.usage(r))
                 if self.api.refused(r): yield res(refused=True); return  # its calls don't run, and its turn is not kept: going on from it would run them
                 msgs += self.api.turn(r)
@@ -429,9 +432,10 @@ class _Loop:
                 continue
             oks = [await self._ask(c, i) for i,c in enumerate(calls)]
             if LATER in oks: yield res(pending=[ToolCall(nm, _args(a), id) for id,nm,a,_ in calls]); return
-            async for ev in self._run(calls, oks):
-                if isinstance(ev, ToolEvent): yield ev
-                else: outs = ev
+            async with contextlib.aclosing(self._run(calls, oks)) as evs:
+                async for ev in evs:
+                    if isinstance(ev, ToolEvent): yield ev
+                    else: outs = ev
             msgs += _reply(fmt, calls, outs)
             self._count(calls, outs, res)
             if self.answers: yield res(output=self.answers[min(self.answers)]); return
@@ -453,8 +457,9 @@ class _Loop:
         "The model's response to `msgs`, after its text as it streams (`TextDelta`s, when the run is `streamed`)"
         req = self.api.request(msgs, self.reg, kw)
         if self.stream or not self.api.create_nm:
-            async for x in self.api.stream(req, self.thread):
-                if self.streamed or not isinstance(x, TextDelta): yield x
+            async with contextlib.aclosing(self.api.stream(req, self.thread)) as xs:
+                async for x in xs:
+                    if self.streamed or not isinstance(x, TextDelta): yield x
         else: yield await _maybe(await _io(self.api.create, self.thread, req))
 
     async def _ask(self, c, i):
@@ -554,6 +559,7 @@ def _drive(agen):
     finally:
         try:
             step(agen.aclose())
+            step(loop.shutdown_asyncgens())
             step(loop.shutdown_default_executor())
         finally:
             loop.close()
@@ -569,17 +575,19 @@ async def aloop(self:FunctionRegistry, client, messages, **kwargs):
 # %% ../nbs/09_loop.ipynb #5a9e0005
 @patch
 @delegates(FunctionRegistry.loop, keep=True)
-def stream(self:FunctionRegistry, client, messages, **kwargs):
+def stream(self:FunctionRegistry, client, messages,
+           stream:bool=True, # Stream the requests (False: the tool events only, as each call starts and ends)
+           **kwargs):
     "`loop`, streamed: the answer's text as it comes (`TextDelta`s), each call's `ToolEvent`s, then the `LoopResult`"
-    run = _Loop(self, client, False, **{'stream': True, **kwargs})
+    run = _Loop(self, client, False, stream=stream, **kwargs)
     run.streamed = True
     return _drive(run.events(messages))
 
 @patch
 @delegates(FunctionRegistry.loop, keep=True)
-def astream(self:FunctionRegistry, client, messages, **kwargs):
+def astream(self:FunctionRegistry, client, messages, stream:bool=True, **kwargs):
     "`stream` for async code and async clients: an async iterator"
-    run = _Loop(self, client, True, **{'stream': True, **kwargs})
+    run = _Loop(self, client, True, stream=stream, **kwargs)
     run.streamed = True
     return run.events(messages)
 

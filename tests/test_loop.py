@@ -823,3 +823,25 @@ def test_parser_for_text_models(reg):
 def test_no_none_globals():
     import fncall.loop
     assert [k for k,v in vars(fncall.loop).items() if v is None and not k.startswith('__')] == []
+
+@pytest.mark.parametrize('p,aio', CASES)
+def test_stream_stopped_early(p, aio, caplog):
+    "A caller that stops reading a stream closes it, the SDK's stream with it: nothing left pending (asyncio logs nothing), no tool runs"
+    import gc, logging
+    ran = []
+    reg = FunctionRegistry()
+    @reg.function()
+    def get_weather(city:str): "Weather"; ran.append(city); return 'sunny'
+    fake = Fake(p, SCRIPT)
+    cli = p.make(fake, aio)
+    async def first():
+        g = reg.astream(cli, 'Go', **p.kw)
+        async for ev in g: break
+        await g.aclose()
+        return ev
+    with caplog.at_level(logging.ERROR, logger='asyncio'):
+        if aio: ev = asyncio.run(first())
+        else:
+            g = reg.stream(cli, 'Go', **p.kw)
+            ev = next(g); g.close(); gc.collect()
+    assert ev == TextDelta('Let ') and ran == [] and len(fake.sent) == 1 and not caplog.records

@@ -429,3 +429,13 @@ def test_results_as_data_through_the_sdk(provider):
         ps = [types.Part.model_validate(p) for p in out[0]['parts']]
         assert [p.function_response.response for p in ps[:2]] == [{'result': {'x': 4, 'y': 6}}, {'result': {'w': 1, 'h': 2}}]
         assert ps[2].function_response.parts[0].inline_data.data == png and ps[2].function_response.parts[0].inline_data.mime_type == 'image/png'
+
+def test_mcp_image_content_as_provider_blocks():
+    "An MCP tool's image, as `mcp_tools` returns it (MCP content blocks as JSON), goes to each provider as its own image block"
+    reg = FunctionRegistry()
+    @reg.function()
+    def shot()->list: "A screenshot"; return [{'type': 'text', 'text': 'the screen'}, {'type': 'image', 'data': 'iVBORw0KGgo=', 'mimeType': 'image/png'}]
+    ant = reg.run(_tool_use(('shot', {})))[0]['content'][0]['content']
+    assert ant == [{'type': 'text', 'text': 'the screen'}, {'type': 'image', 'source': {'type': 'base64', 'media_type': 'image/png', 'data': 'iVBORw0KGgo='}}]
+    out = reg.run({'output': [{'type': 'function_call', 'call_id': 'c', 'name': 'shot', 'arguments': '{}'}]})[0]['output']
+    assert out[1] == {'type': 'input_image', 'image_url': 'data:image/png;base64,iVBORw0KGgo='}
