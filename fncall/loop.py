@@ -239,7 +239,7 @@ class _Responses(_Api):
     def turn(self, r): return [_unparsed(o.model_dump(exclude_unset=True)) for o in r.output]
     def text(self, r): return r.output_text
     def delta(self, ev): return ev.delta if ev.type == 'response.output_text.delta' else None
-    def final(self, s, ev):  # the response as the API sent it in the last event, rather than the helper's parsed copy
+    def final(self, s, ev):  # the last event's response (completed, or incomplete), as the helper parsed it
         return ev.response if hasattr(ev, 'response') else s.get_final_response()
     def last(self, msgs):  # the model's calls are items of their own, at the end of the input
         i = len(msgs)
