@@ -184,8 +184,7 @@ def test_8_lookahead_pattern():
     assert call_func(pick, {'user': 'bob'}) == 'bob'
     assert "user: string should match pattern" in call_func(pick, {'user': 'admin'}, raise_on_err=False)
     f = mk_tool(lambda nm, /, **kw: kw, {'name': 'pick', 'inputSchema': {'type': 'object', 'properties': {'u': {'type': 'string', 'pattern': r'^(\w)\1$'}}}})
-    assert call_func(f, {'u': 'aa'}) == {'u': 'aa'}
-    assert 'string should match pattern' in call_func(f, {'u': 'ab'}, raise_on_err=False)
+    assert call_func(f, {'u': 'aa'}) == {'u': 'aa'} and call_func(f, {'u': 'ab'}) == {'u': 'ab'}  # an untrusted backtracking pattern is the server's to check (issue 31)
     def broken(u:Annotated[str, Field(pattern=r'(')]): "Broken"
     assert call_func(broken, {'u': 'x'}, raise_on_err=False).startswith("Error: tool 'broken' can't be called: its parameters can't be read")
 
@@ -491,3 +490,15 @@ def test_31_huge_decimal_refused(args):
 
 def test_31_decimals_within_bounds():
     assert call_func(to_int, {'d': '1e4299', 'more': ['12.5']}) == 10**4299 + 12
+
+# Issue 31: a remote schema's pattern can't block the event loop (Python's `re` took 15 s for 29 characters)
+REDOS = {'name': 'f', 'inputSchema': {'type': 'object', 'properties': {'s': {'type': 'string', 'pattern': '^(?=.)(a+)+$'},
+                                                                        't': {'type': 'string', 'pattern': '^(a+)+$'}}}}
+
+def test_31_redos_pattern():
+    async def send(nm, /, **kw): return kw
+    f = mk_tool(send, REDOS)
+    r = bounded(lambda: asyncio.run(call_func_async(f, {'s': 'a' * 40 + '!', 't': 'a' * 40 + '!'}, raise_on_err=False)), 5)  # 2**12 times the 15 s before
+    assert r.startswith("Error: invalid arguments") and "t: string should match pattern '^(a+)+$'" in r and '\ns:' not in r, r
+    assert bounded(lambda: asyncio.run(call_func_async(f, {'s': 'a' * 40 + '!'})), 5) == {'s': 'a' * 40 + '!'}  # left to the server
+    assert get_schema(f, pname='inputSchema')['inputSchema']['properties']['s']['pattern'] == '^(?=.)(a+)+$'
