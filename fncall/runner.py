@@ -92,8 +92,15 @@ def _watchdog(call, until=math.inf):
         if (st := call.st) is not None:
             with st.lock:
                 if st.call is call: _set_async(st.tid, _ASYNC)
+            _unflag()
         wait = 0.02
     return True
+
+def _unflag():
+    "Clear the interpreter's 'an exception was injected' flag by injecting one into this thread and taking it. The one injected elsewhere stays pending in its thread, which raises it at its next switch of the GIL; left set while that thread is blocked in C, the flag makes CPython 3.11 spin at every function call of a traced thread (a call whose timeout fired) until the blocked one returns"
+    try:
+        for _ in range(100): _set_async(ctypes.c_ulong(threading.get_ident()), _TAKEN)
+    except _Taken: pass
 
 # %% ../nbs/02_python.ipynb #f3c13b12
 def _guard(f, timeout, outer=None, call=None):

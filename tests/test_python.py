@@ -526,3 +526,17 @@ def test_sandbox_cleaned_up_when_collected():
     del s; gc.collect()
     assert not os.path.exists(d)
     _gone(tree)
+
+def test_timeout_holds_beside_a_leftover():
+    "Issue 31: a call off the main thread timed out leaving its code blocked in C; the next main-thread call's timeout waited for that code (9.4 s for 0.5 s): the pending injection kept CPython 3.11's flag set, and a traced thread spun at each function call"
+    from concurrent.futures import ThreadPoolExecutor
+    release = threading.Event()
+    try:
+        with ThreadPoolExecutor(1) as ex: r = ex.submit(python, 'release.wait(60)\nwhile True: pass', {'release': release}, None, 0.3).result()
+        assert 'left to end in the background' in r, r
+        with ends_by(0.5): r = python('import time; time.sleep(30)', {}, timeout=0.5)
+        assert r.rstrip().endswith('TimeoutError'), r
+        with ends_by(0.5): r = python('while True:\n    try: pass\n    except BaseException: pass', {}, timeout=0.5)
+        assert r.rstrip().endswith('TimeoutError'), r
+    finally: release.set()
+    assert eventually(lambda: not [t for t in threading.enumerate() if t.name == 'fncall-python']) # and the leftover is stopped once its C call returns
