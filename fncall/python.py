@@ -447,14 +447,16 @@ def _stop_worker(proc, fds, d, uid, ns, cg=None):
     _taken.discard(uid)
     _tell(gone=d)
 
-def _why(rc, ns):
+def _why(rc, ns, cpu_s):
     "What ended the worker, from its exit status `rc` (None: it is alive but sent an invalid answer; bubblewrap reports death by signal N as 128+N)"
     if rc is None: return 'the worker sent an invalid answer'
     if ns and rc > 128: rc = 128-rc
     if rc >= 0: return f'the worker exited with code {rc}'
-    try: sig = signal.Signals(-rc).name
-    except ValueError: sig = f'signal {-rc}'
-    return f'the worker was killed by {sig} (memory, CPU or process limit?)'
+    try: sig = signal.Signals(-rc)
+    except ValueError: return f'the worker was killed by signal {-rc}'
+    how = {signal.SIGKILL: f'sent from outside the sandbox, or its CPU time ran out (cpu_s={cpu_s})', signal.SIGSEGV: 'a crash', signal.SIGBUS: 'a crash',
+           signal.SIGABRT: 'it aborted'}.get(sig, 'sent from outside the sandbox')
+    return f'the worker was killed by signal {sig.name} ({how})'
 
 # %% ../nbs/02_python.ipynb #dae30a3c
 @patch
@@ -546,7 +548,7 @@ def _exchange(self:Sandbox, code, out, err):
 def _run(self:Sandbox, code):
     t0, note, ns = time.monotonic(), '', self.isolation == 'namespace'
     if self._proc is not None and (rc := self._proc.poll()) is not None: # it died while idle: this code still runs, in a fresh one
-        note = f'[{_why(rc, ns)} since the last run; it was restarted: state was reset]'
+        note = f'[{_why(rc, ns, self.cfg["cpu_s"])} since the last run; it was restarted: state was reset]'
         self._stop()
     if self._proc is None: self._start()
     out, err = _Capped(self.max_output), _Capped(self.max_output)
@@ -556,7 +558,7 @@ def _run(self:Sandbox, code):
     else:
         r.status, r.reset = how if how in ('timeout', 'cancelled', 'memory') else 'killed', True
         why = {'timeout': f'TimeoutError: no answer within {self.timeout} s', 'cancelled': 'CancelledError: the run did not stop when cancelled',
-               'memory': f"MemoryError: the sandbox's processes held {round(a['held']) if a else 'more than'} MB together, over memory_mb={self.cfg['memory_mb']}"}.get(how) or _why(self._proc.poll(), ns)
+               'memory': f"MemoryError: the sandbox's processes held {round(a['held']) if a else 'more than'} MB together, over memory_mb={self.cfg['memory_mb']}"}.get(how) or _why(self._proc.poll(), ns, self.cfg['cpu_s'])
         r.error = f'{why}; it was killed and restarted: state was reset (variables, imports, functions and files are gone)'
         self._stop(); self._start()
     r.duration = time.monotonic()-t0

@@ -177,15 +177,20 @@ def _check_timeout(timeout):
     if timeout is not None and not timeout >= 0: raise ValueError(f'timeout must be a number of seconds >= 0 (0 or None: no limit), got {timeout!r}')
 
 def _shown(v, out=None):
-    "What a call shows of value `v`: None for no value, `v` itself if nothing was printed to `out`, else its `repr`"
+    "What a call shows of value `v`: None for no value, `v` itself if nothing was printed to `out`, else its `repr` as a plain `str` (a subclass's own `__len__` or `__str__` would run later, outside the time limit)"
     if v is _NOVAL or v is None: return None
-    return v if out is not None and not out.tell() else repr(v)
+    return v if out is not None and not out.tell() else str.__str__(repr(v))
 
 def _attempt(body, expr, glb, loc, out=None):
-    "Run the code: what to show of its value and None, or its error's traceback text and the error (SystemExit too). Both may run user code (`__repr__`, `__str__`), so call this within the time limit"
+    "Run the code: what to show of its value and None, or its error's traceback text and the error (SystemExit too). Both may run user code (`__repr__`, `__str__`), so call this within the time limit; only the timeout escapes"
     try: return _shown(_exec(body, expr, glb, loc), out), None
     except (KeyboardInterrupt, _Timeout): raise
-    except BaseException as e: return _fmt_exc(e), e
+    except BaseException as e:
+        try: return _fmt_exc(e), e
+        except (KeyboardInterrupt, _Timeout): raise
+        except BaseException as x: return f'{_name(e)}: its traceback could not be made ({_name(x)} in its own code)\n', e
+
+def _name(e): return type.__dict__['__name__'].__get__(type(e)) # what its class is called, asking it nothing
 
 # %% ../nbs/02_python.ipynb #3b40ad10
 def _user_frames(stack, top):
