@@ -267,7 +267,7 @@ _syscall = ctypes.CDLL(None, use_errno=True).syscall
 _PIDFD_GETFD, _SIOCOUTQ, _FIONREAD = 438, 0x5411, 0x541B
 
 def _queued(pids):
-    "MB of kernel buffers the sockets and pipes `pids` hold (each counted once) fill: memory the address-space limit does not see. None if they can't be read (no pidfd_getfd: before Linux 5.6)"
+    "MB waiting in the kernel buffers of the sockets and pipes `pids` hold (each counted once): memory the address-space limit does not see. None if they can't be read (no pidfd_getfd before Linux 5.6, or no right to borrow their descriptors)"
     seen, b = set(), 0
     for p in pids:
         try: pfd = os.pidfd_open(p)
@@ -285,7 +285,7 @@ def _queued(pids):
 
 def _queue(pfd, fd, sock):
     "Bytes waiting in socket or pipe `fd` of the process with pidfd `pfd` (borrowed with pidfd_getfd): a pipe's content; a stream socket's queues, in and out (where both ends are the sandbox's, a byte counts in each); a datagram socket's output and all its input buffer may hold (FIONREAD shows one datagram)"
-    if (mine := _syscall(_PIDFD_GETFD, pfd, fd, 0)) < 0: return 0 if ctypes.get_errno() != errno.ENOSYS else None
+    if (mine := _syscall(_PIDFD_GETFD, pfd, fd, 0)) < 0: return None if ctypes.get_errno() in (errno.ENOSYS, errno.EPERM) else 0 # else closed meanwhile
     n = lambda req: struct.unpack('i', fcntl.ioctl(mine, req, b'\0'*4))[0]
     try:
         if not sock: return n(_FIONREAD)
@@ -313,17 +313,18 @@ def _cgroup_base():
             ctl = open(os.path.join(base, 'cgroup.subtree_control')).read().split() if v == 2 else ['memory']
             if 'memory' in ctl and os.access(base, os.W_OK) and (v == 2 or os.path.exists(os.path.join(base, 'memory.limit_in_bytes'))): return base, v
 
-_CG_FILES = {2: ('memory.max', 'memory.swap.max', 'memory.events'), 1: ('memory.limit_in_bytes', 'memory.memsw.limit_in_bytes', 'memory.oom_control')}
+_CG_FILES = {2: ('memory.max', 'memory.swap.max'), 1: ('memory.limit_in_bytes', 'memory.memsw.limit_in_bytes')} # the limit, and the one with swap
 
 def _cgroup(base, mb):
     "A new cgroup under `base` (a `_cgroup_base`) bounding the memory of the processes put in it (`_join`) to `mb` MB, swap included; None without `base` or if the kernel refuses. In cgroup v1 the TCP buffers have a limit of their own: `mb` too"
     if base is None: return None
-    (d, v), cg = base, os.path.join(base[0], 'fncall-' + secrets.token_hex(6))
-    mx, swap, _ = _CG_FILES[v]
+    v, cg, lim = base[1], os.path.join(base[0], 'fncall-' + secrets.token_hex(6)), str(mb*2**20)
+    mx, swap = _CG_FILES[v]
+    more = {swap: '0' if v == 2 else lim} | ({'memory.kmem.tcp.limit_in_bytes': lim} if v == 1 else {}) # v2 counts swap apart
     try:
         os.mkdir(cg)
-        with open(os.path.join(cg, mx), 'w') as f: f.write(str(mb*2**20))
-        for k,val in ((swap, '0' if v == 2 else str(mb*2**20)), *((('memory.kmem.tcp.limit_in_bytes', str(mb*2**20)),) if v == 1 else ())):
+        with open(os.path.join(cg, mx), 'w') as f: f.write(lim)
+        for k,val in more.items():
             with contextlib.suppress(OSError), open(os.path.join(cg, k), 'w') as f: f.write(val)
         return cg
     except OSError:
