@@ -9,7 +9,7 @@ __all__ = ['call_func', 'call_func_async', 'call_funcs', 'call_funcs_async', 'co
            'get_schema_nm']
 
 # %% ../nbs/01_call.ipynb #46efb448
-import concurrent.futures, contextlib, contextvars, copy, dataclasses, datetime as dt, enum, gc, inspect, json, keyword, operator, os, queue, re, reprlib, sys, threading, traceback, types, typing, weakref
+import concurrent.futures, contextlib, contextvars, copy, dataclasses, datetime as dt, enum, gc, inspect, json, keyword, operator, os, queue, re, reprlib, sys, sysconfig, threading, traceback, types, typing, weakref
 from collections import abc
 from functools import partial
 from decimal import Decimal
@@ -20,7 +20,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 import typing_extensions
 from typing_extensions import NotRequired, TypedDict, is_typeddict
 import annotated_types as at
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Strict, TypeAdapter, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Strict, TypeAdapter, ValidationError, condecimal
 from pydantic.fields import FieldInfo
 from pydantic_core import SchemaError
 from .schema import custom_types, empty, get_schema, call_params, target, fingerprint, is_record, field_alias
@@ -136,7 +136,8 @@ def resolve_nm(
         try: o = _attr(o, s)
         except AttributeError: raise NameError(f"Tool {_show(nm)} is not in the namespace") from None
         except NameError as e: raise NameError(f"Tool {_show(nm)} is not allowed: {e}") from None
-    return o
+    try: return _judged(o, segs[-1])  # what you put in the namespace yourself is yours to call; what a model reaches through it, judged
+    except NameError as e: raise NameError(f"Tool {_show(nm)} is not allowed: {e}") from None
 
 # %% ../nbs/01_call.ipynb #66dc616d
 def get_schema_nm(
@@ -198,6 +199,46 @@ def _static(o, cls, s, c):
     except TypeError: return c
     return c if v is _none else v
 
+# %% ../nbs/01_call.ipynb #5a7e1c02
+_std = tuple({sysconfig.get_paths()[k] + os.sep for k in ('stdlib', 'platstdlib')})
+_site = tuple({sysconfig.get_paths()[k] + os.sep for k in ('purelib', 'platlib')})  # inside the standard library's directory where Python is installed without a venv
+_std_mods = frozenset(sys.stdlib_module_names)
+_max_wraps = 100  # the most objects one tool may wrap, one inside the other
+
+def _judged(v, s):
+    "`v`, found as attribute `s`, unless calling it would run a built-in or the standard library's code however it is wrapped; a `NameError` saying why"
+    todo, seen = [v], set()
+    while todo:
+        o = todo.pop()
+        if id(o) in seen: continue
+        if len(seen) == _max_wraps: raise NameError(f"{s!r} wraps more than {_max_wraps} objects: what it calls can't be told")
+        seen.add(id(o))
+        if why := _foreign(o): raise NameError(f"{s!r} {'is' if o is v else 'calls'} {why}")
+        todo += _runs(o)
+    return v
+
+def _foreign(o):
+    "What `o` is, if it is a built-in or the standard library's function or class, else ''"
+    if _is(o, _builtin): return f'a built-in ({o.__name__})'
+    if _is(o, types.FunctionType):
+        f = o.__code__.co_filename  # a function's attributes are its own: no user code runs
+        if f.startswith('<frozen') or f.startswith(_std) and not f.startswith(_site): return f"the standard library's {o.__module__}.{o.__qualname__}"
+    if _is(o, type) and isinstance(m := _module(o), str) and m.partition('.')[0] in _std_mods:
+        return 'a built-in' if m == 'builtins' else f"the standard library's {m}.{type.__dict__['__qualname__'].__get__(o)}"
+    return ''
+
+_inner = {partial: partial.__dict__['func'], types.MethodType: types.MethodType.__dict__['__func__'],
+          staticmethod: staticmethod.__dict__['__func__'], classmethod: classmethod.__dict__['__func__']}  # what each wrapper calls, read as its type stores it
+_made = {object.__new__, object.__init__, type.__dict__['__call__']}  # how every class is made
+
+def _runs(o):
+    "What calling `o` runs next: what a wrapper wraps, a class's constructor, an instance's `__call__`"
+    if w := next((d for t,d in _inner.items() if _is(o, t)), None): return [w.__get__(o)]
+    if _is(o, types.FunctionType): return [w] if (w := dict.get(o.__dict__, '__wrapped__', _none)) is not _none else []  # `functools.wraps`
+    if _is(o, type): return [m for m in (_in_class(type(o), '__call__'), _in_class(o, '__new__'), _in_class(o, '__init__')) if m is not _none and m not in _made]
+    c, w = _in_class(type(o), '__call__'), _static(o, type(o), '__wrapped__', _in_class(type(o), '__wrapped__'))  # an instance `functools.update_wrapper` made
+    return [x for x in (c, w) if x is not _none]
+
 # %% ../nbs/01_call.ipynb #9981914f
 def _json(v, kind):
     "`v` parsed as JSON if it is a string holding a `kind`, else `v`; JSON nested deeper than Python can parse is a `ValueError`"
@@ -234,6 +275,7 @@ def _build(cls, h, td, v):
 
 def _from_str(t, v): return t(v) if isinstance(v, str) else v
 _native = {Path, bytes, Decimal, UUID}  # custom types pydantic already builds from strings
+_decimal = condecimal(max_digits=sys.get_int_max_str_digits() or 4300)  # bounded as `int` bounds its digits: `int(Decimal('1e999999999'))` would run for hours
 
 # %% ../nbs/01_call.ipynb #b85ad116
 def _is_plain(t):
@@ -257,6 +299,7 @@ def _lax(t, nested):
     base = o or t
     if t is object: return Annotated[object, BeforeValidator(_to_dict)]  # described as a JSON object
     if not isinstance(base, type): return t
+    if t is Decimal: return _decimal
     if t in custom_types: return t if t in _native else Annotated[t, BeforeValidator(partial(_from_str, t))]
     if issubclass(base, (str, bytes, int, float, enum.Enum)): return t
     if o is None and is_typeddict(t): return Annotated[dict, BeforeValidator(partial(_build, t, _nested(t, nested), True))]  # built and checked by `_build`
@@ -282,7 +325,8 @@ def _pure(t, seen, nan=False, json=False):
     if o is Annotated: return _pure(args[0], seen, nan, json) and all(_plain_meta(m, json) for m in args[1:])
     if o in (Union, UnionType): return len(args) == 2 and type(None) in args and all(_pure(a, seen, nan, json) for a in args)  # in other unions the repairs change the member pydantic picks
     if o is typing.Literal: return all(type(a) in (str, int, bool, type(None)) for a in args)
-    if t in (float, Decimal): return not nan and not (json and t is Decimal)  # the repairs refuse 'nan'; JSON keeps each digit of a Decimal, where Python's `json` makes a float of it
+    if t is float: return not nan  # the repairs refuse 'nan'
+    if t is Decimal: return False  # the repairs bound its digits
     if t in _scalars or t in _containers: return True
     if o in _containers: return all(a is Ellipsis or _pure(a, seen, nan, json) for a in args)
     if o is None and isinstance(t, type) and issubclass(t, enum.Enum): return True

@@ -14,6 +14,7 @@ from types import NoneType
 from typing import Annotated, Any, Literal, Union
 from typing_extensions import Required, TypedDict
 from pydantic import Field
+from pydantic_core import SchemaError, SchemaValidator, core_schema
 from .schema import custom_types, _formats as _schema_formats
 from .call import _py_nm, _show
 
@@ -181,9 +182,16 @@ def _meta(s, keep_default=False):
     if '_site' in s: return _meta(s['_site'], keep_default)  # an inlined `$ref`: the definition's keywords belong to its type
     rest = {k: _unmark(v) for k,v in s.items() if k not in _consumed(s) or (keep_default and k == 'default')}
     kw = {_field_kw[k]: rest.pop(k) for k in list(rest) if k in _field_kw}
+    if 'pattern' in kw and not _linear(kw['pattern']): rest['pattern'] = kw.pop('pattern')  # kept in the schema for the server to check, not matched here
     res = [s['description']] if s.get('description') else []
     if kw or rest: res.append(Field(**kw, json_schema_extra=rest or None))
     return res
+
+def _linear(p):
+    "Does pydantic's default regex engine (Rust's `regex`, which matches in time linear in the text) compile pattern `p`? Not one with a lookaround or a backreference, which need backtracking"
+    try: SchemaValidator(core_schema.str_schema(pattern=p))
+    except (SchemaError, TypeError): return False
+    return True
 
 def _annotate(t, meta): return Annotated[(t, *meta)] if meta else t
 

@@ -8,7 +8,7 @@ Docs: https://fncall.github.io/fncall/python.html.md"""
 __all__ = ['python', 'python_tool', 'Sandbox', 'RunResult']
 
 # %% ../nbs/02_python.ipynb #ed44e850
-import contextlib, contextvars, functools, importlib.util, io, json, math, os, queue, secrets, selectors, shutil, signal, subprocess, sys, tempfile, threading, time, weakref
+import contextlib, contextvars, ctypes, errno, fcntl, functools, importlib.util, io, json, math, os, queue, secrets, selectors, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time, weakref
 from concurrent.futures import Future
 from dataclasses import dataclass
 from fastcore.basics import patch
@@ -58,7 +58,7 @@ class Sandbox:
     "Run code in a persistent worker subprocess with hard limits the code cannot defeat, in Linux namespaces where bubblewrap can make them"
     def __init__(self,
         timeout:float=30, # Wall-clock seconds per `run`
-        memory_mb:int=512, # Address-space limit of each process (and the size of the private /tmp and /dev/shm together)
+        memory_mb:int=512, # Memory of all its processes together (see `limits`) and address space of each (and the size of the private /tmp and /dev/shm together)
         cpu_s:int|None=None, # CPU seconds each process may use over its life (default `10*timeout+60`)
         nproc:int=64, # Processes the worker's uid may have (as root: the worker's own uid; else yours, all of them counted)
         fsize_mb:int=64, # Largest file a process may write
@@ -86,6 +86,7 @@ class Sandbox:
         self.isolation = _isolation(isolation, self._own)
         if self.isolation == 'process' and (self.ro or self.rw): raise ValueError('ro= and rw= need namespaces (bubblewrap): outside them the code sees what its uid may see')
         self._proc, self.uid, self.dir, self._id, self._busy, self._cancel, self._lock = None, None, None, 0, None, None, threading.Lock()
+        self._cg, self._note, self.limits = None, '', {} # `limits`: what enforces each limit, set as the worker starts
         _catch_term()
         self._start()
 
@@ -251,7 +252,7 @@ def _free_uid():
         if u not in used and not _known(pwd.getpwuid, u) and not _known(grp.getgrgid, u): _taken.add(u); return u
 
 # %% ../nbs/02_python.ipynb #a1e0c018
-_CHECK = 0.1 # seconds between checks of the memory a run's processes hold
+_CHECK, _IDLE_CHECK = 0.1, 0.5 # seconds between checks of the memory a sandbox's processes hold, during a run and between runs (where no cgroup bounds it)
 
 def _held(pids):
     "MB of anonymous and shared memory `pids` hold: their proportional share (a page `n` of them share counts 1/n in each, so forked children are not counted twice)"
@@ -262,37 +263,89 @@ def _held(pids):
             kb += d[b'Pss_Anon'] + d.get(b'Pss_Shmem', 0) if b'Pss_Anon' in d else d.get(b'Pss', 0) # before Linux 5.10: all of it, files too; a zombie: none
     return kb/1024
 
+_syscall = ctypes.CDLL(None, use_errno=True).syscall
+_PIDFD_GETFD, _SIOCOUTQ, _FIONREAD = 438, 0x5411, 0x541B
+
+def _queued(pids):
+    "MB waiting in the kernel buffers of the sockets and pipes `pids` hold (each counted once): memory the address-space limit does not see. None if they can't be read (no pidfd_getfd before Linux 5.6, or no right to borrow their descriptors)"
+    seen, b = set(), 0
+    for p in pids:
+        try: pfd = os.pidfd_open(p)
+        except OSError: continue
+        try:
+            for fd in os.listdir(f'/proc/{p}/fd'):
+                with contextlib.suppress(OSError, ValueError):
+                    if (link := os.readlink(f'/proc/{p}/fd/{fd}')).startswith(('socket:', 'pipe:')) and link not in seen:
+                        seen.add(link)
+                        if (n := _queue(pfd, int(fd), link[0] == 's')) is None: return None
+                        b += n
+        except OSError: pass # it ended
+        finally: os.close(pfd)
+    return b/2**20
+
+def _queue(pfd, fd, sock):
+    "Bytes waiting in socket or pipe `fd` of the process with pidfd `pfd` (borrowed with pidfd_getfd): a pipe's content; a stream socket's queues, in and out (where both ends are the sandbox's, a byte counts in each); a datagram socket's output and all its input buffer may hold (FIONREAD shows one datagram)"
+    if (mine := _syscall(_PIDFD_GETFD, pfd, fd, 0)) < 0: return None if ctypes.get_errno() in (errno.ENOSYS, errno.EPERM) else 0 # else closed meanwhile
+    n = lambda req: struct.unpack('i', fcntl.ioctl(mine, req, b'\0'*4))[0]
+    try:
+        if not sock: return n(_FIONREAD)
+        s = socket.socket(fileno=mine)
+        try: stream, rcv = s.type == socket.SOCK_STREAM, s.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
+        finally: s.detach()
+        return n(_SIOCOUTQ) + (n(_FIONREAD) if stream else rcv)
+    except OSError: return 0 # a listening socket, say
+    finally: os.close(mine)
+
 # %% ../nbs/02_python.ipynb #e79dfd11
 @functools.cache
 def _cgroup_base():
-    "Our cgroup v2 directory if the memory controller is delegated to its children and we may make them, else None"
-    with contextlib.suppress(OSError, StopIteration):
-        path = next(l[3:].strip() for l in open('/proc/self/cgroup') if l.startswith('0::'))
-        mnt = next(l.split()[4] for l in open('/proc/self/mountinfo') if ' - cgroup2 ' in l)
-        base = os.path.join(mnt, path.lstrip('/'))
-        if 'memory' in open(os.path.join(base, 'cgroup.subtree_control')).read().split() and os.access(base, os.W_OK): return base
+    "Where we may make a cgroup bounding memory: (our cgroup v2 directory, 2) if its memory controller is delegated to its children and we may write there, else (our directory of the cgroup v1 memory controller, 1) if we may write there, else None"
+    with contextlib.suppress(OSError, ValueError):
+        ours = [l.rstrip('\n').split(':', 2) for l in open('/proc/self/cgroup')] # id:controllers:path
+        for l in open('/proc/self/mountinfo'):
+            f = l.split()
+            i = f.index('-')
+            root, mnt, fs, opts = f[3], f[4], f[i+1], f[i+3]
+            v = 2 if fs == 'cgroup2' else 1 if fs == 'cgroup' and 'memory' in opts.split(',') else None
+            path = next((p for _,c,p in ours if (c == '' if v == 2 else 'memory' in c.split(','))), None)
+            if v is None or path is None or not (path+'/').startswith(root.rstrip('/')+'/'): continue
+            base = os.path.join(mnt, path[len(root.rstrip('/')):].lstrip('/'))
+            ctl = open(os.path.join(base, 'cgroup.subtree_control')).read().split() if v == 2 else ['memory']
+            if 'memory' in ctl and os.access(base, os.W_OK) and (v == 2 or os.path.exists(os.path.join(base, 'memory.limit_in_bytes'))): return base, v
 
-def _cgroup(base, mb, pid):
-    "A child cgroup of `base` bounding the memory (without swap) of `pid` and its descendants to `mb`; None without `base` or if the kernel refuses"
+_CG_FILES = {2: ('memory.max', 'memory.swap.max'), 1: ('memory.limit_in_bytes', 'memory.memsw.limit_in_bytes')} # the limit, and the one with swap
+
+def _cgroup(base, mb):
+    "A new cgroup under `base` (a `_cgroup_base`) bounding the memory of the processes put in it (`_join`) to `mb` MB, swap included; None without `base` or if the kernel refuses. In cgroup v1 the TCP buffers have a limit of their own: `mb` too"
     if base is None: return None
-    cg = os.path.join(base, 'fncall-' + secrets.token_hex(6))
+    v, cg, lim = base[1], os.path.join(base[0], 'fncall-' + secrets.token_hex(6)), str(mb*2**20)
+    mx, swap = _CG_FILES[v]
+    more = {swap: '0' if v == 2 else lim} | ({'memory.kmem.tcp.limit_in_bytes': lim} if v == 1 else {}) # v2 counts swap apart
     try:
         os.mkdir(cg)
-        with open(os.path.join(cg, 'memory.max'), 'w') as f: f.write(str(mb*2**20))
-        with contextlib.suppress(OSError), open(os.path.join(cg, 'memory.swap.max'), 'w') as f: f.write('0')
-        for _ in range(2): # again: one forked meanwhile
-            for p in _tree({pid}):
-                with open(os.path.join(cg, 'cgroup.procs'), 'w') as f: f.write(str(p))
+        with open(os.path.join(cg, mx), 'w') as f: f.write(lim)
+        for k,val in more.items():
+            with contextlib.suppress(OSError), open(os.path.join(cg, k), 'w') as f: f.write(val)
         return cg
     except OSError:
         _rm_cgroup(cg)
         return None
 
-def _oom(cg):
-    "Has the kernel killed a process of cgroup `cg` for memory?"
-    with contextlib.suppress(OSError, ValueError), open(os.path.join(cg, 'memory.events')) as f:
-        return any(l.split()[0]=='oom_kill' and int(l.split()[1]) > 0 for l in f)
-    return False
+def _join(cg, pid):
+    "Put `pid` and its descendants in cgroup `cg`. Did it?"
+    try:
+        for _ in range(2): # again: one forked meanwhile
+            for p in _tree({pid}):
+                with open(os.path.join(cg, 'cgroup.procs'), 'w') as f: f.write(str(p))
+        return True
+    except OSError: return False
+
+def _ooms(cg):
+    "How many processes of cgroup `cg` the kernel has killed for memory (0 without `cg`)"
+    for k in ('memory.events', 'memory.oom_control') if cg else ():
+        with contextlib.suppress(OSError, ValueError, IndexError), open(os.path.join(cg, k)) as f:
+            return sum(int(l.split()[1]) for l in f if l.split()[0] == 'oom_kill')
+    return 0
 
 def _rm_cgroup(cg):
     "Remove cgroup `cg` once its processes are gone"
@@ -447,28 +500,33 @@ def _stop_worker(proc, fds, d, uid, ns, cg=None):
     _taken.discard(uid)
     _tell(gone=d)
 
-def _why(rc, ns):
+def _why(rc, ns, cpu_s):
     "What ended the worker, from its exit status `rc` (None: it is alive but sent an invalid answer; bubblewrap reports death by signal N as 128+N)"
     if rc is None: return 'the worker sent an invalid answer'
     if ns and rc > 128: rc = 128-rc
     if rc >= 0: return f'the worker exited with code {rc}'
-    try: sig = signal.Signals(-rc).name
-    except ValueError: sig = f'signal {-rc}'
-    return f'the worker was killed by {sig} (memory, CPU or process limit?)'
+    try: sig = signal.Signals(-rc)
+    except ValueError: return f'the worker was killed by signal {-rc}'
+    how = {signal.SIGKILL: f'sent from outside the sandbox, or its CPU time ran out (cpu_s={cpu_s})', signal.SIGSEGV: 'a crash', signal.SIGBUS: 'a crash',
+           signal.SIGABRT: 'it aborted'}.get(sig, 'sent from outside the sandbox')
+    return f'the worker was killed by signal {sig.name} ({how})'
 
 # %% ../nbs/02_python.ipynb #dae30a3c
+_START = 30 # seconds a worker may take to start and set its limits (on a loaded machine)
+
 @patch
-def _start(self:Sandbox):
-    "Start a fresh worker in a new private directory (as root, under a fresh uid of its own), in namespaces if that is the mode"
+def _start(self:Sandbox, cgroup=True):
+    "Start a fresh worker in a new private directory (as root, under a fresh uid of its own), in a cgroup bounding its memory where one can be made (unless not `cgroup`), in namespaces if that is the mode; wait until it has set its limits"
     if _ending.is_set() or not threading.main_thread().is_alive(): raise RuntimeError('the process is exiting: no new sandbox worker') # else a run reset meanwhile would outlive it
-    ns = self.isolation == 'namespace'
+    ns, base = self.isolation == 'namespace', _cgroup_base() if cgroup else None
     self.uid = _free_uid() if self._own else None
     self.dir = tempfile.mkdtemp(prefix='fncall-sandbox-')
+    self._cg = _cgroup(base, self.cfg['memory_mb'])
     (req_r, req_w), (resp_r, resp_w) = os.pipe(), os.pipe()
     try:
-        ids = dict(user=self.uid, group=self.uid, extra_groups=[]) if self._own else {}
+        ids = dict(user=self.uid, group=self.uid, extra_groups=[]) if self._own and ns else {} # outside namespaces the worker hides /proc, then drops root itself
         if self._own: os.chown(self.dir, self.uid, self.uid)
-        cfg = dict(self.cfg, rfd=req_r, wfd=resp_w, kill_all=self._own or ns, ns=ns, ppid=os.getpid())
+        cfg = dict(self.cfg, rfd=req_r, wfd=resp_w, kill_all=self._own or ns, ns=ns, ppid=os.getpid(), buffers=self._cg is None, uid=None if ns else self.uid)
         env = dict(PATH=os.defpath, HOME=self.dir, TMPDIR=self.dir, LANG='C.UTF-8', PYTHONIOENCODING='utf-8') | self.env
         cmd = [self.exe, '-I', '-c', _BOOT, json.dumps(cfg)]
         if ns: cmd = _bwrap(self.exe, self.dir, self.cfg['memory_mb'], self.ro, self.rw, self.network) + cmd
@@ -477,17 +535,56 @@ def _start(self:Sandbox):
     except BaseException as e:
         for fd in (req_w, resp_r): os.close(fd)
         shutil.rmtree(self.dir, ignore_errors=True); _taken.discard(self.uid)
+        if self._cg: _rm_cgroup(self._cg)
         if isinstance(e, PermissionError): raise PermissionError(f'the sandbox user cannot run the worker interpreter {self.exe!r}: pass `executable=` one that any user may run') from e
         raise
     finally: os.close(req_r); os.close(resp_w)
     self._req, self._resp = req_w, resp_r
-    self._cg = None
-    self._cg = _cgroup(_cgroup_base(), self.cfg['memory_mb'], self._proc.pid) # before the worker has its source: no code of the run is outside it
+    if self._cg and not _join(self._cg, self._proc.pid): # before the worker has its source: no code of the run is outside it
+        _stop_worker(self._proc, (req_w, resp_r), self.dir, self.uid, ns, self._cg)
+        return self._start(cgroup=False) # its limits guard the socket buffers then
     _tell(dir=self.dir, pid=self._proc.pid, uid=self.uid, ns=ns, cg=self._cg)
     self._finalizer = weakref.finalize(self, _stop_worker, self._proc, (req_w, resp_r), self.dir, self.uid, ns, self._cg) # also when the sandbox is collected, or at exit
     _live.add(self._finalizer)
     for fd in (self._proc.stdout.fileno(), self._proc.stderr.fileno(), self._resp, self._req): os.set_blocking(fd, False)
-    with contextlib.suppress(OSError): _write_all(self._req, json.dumps(_source()).encode()+b'\n', time.monotonic()+10) # if it fails, the first run says the worker died
+    with contextlib.suppress(OSError): _write_all(self._req, json.dumps(_source()).encode()+b'\n', time.monotonic()+_START)
+    self.limits = self._limits(self._ready(), base)
+    if not self._cg: _watch(self)
+
+@patch
+def _ready(self:Sandbox):
+    "Which of its guards the worker could set, from the line it sends once they are set, before any code runs; a RuntimeError saying why if it ends first or sends none within `_START` s"
+    buf, err, end = bytearray(), _Capped(2000), time.monotonic()+_START
+    with selectors.DefaultSelector() as sel:
+        bufs = {self._resp: buf, self._proc.stderr.fileno(): err}
+        for fd in bufs: sel.register(fd, selectors.EVENT_READ)
+        while True:
+            for l in _lines(buf):
+                with contextlib.suppress(ValueError, RecursionError):
+                    if isinstance(m := json.loads(l), dict) and isinstance(m.get('ready'), dict): return m['ready']
+            if time.monotonic() >= end or not (_pump(sel, bufs, 0.05) or self._proc.poll() is None): break # drained what it wrote before it ended
+    rc = self._proc.poll()
+    self._stop()
+    why = f'it sent nothing within {_START} s' if rc is None else _why(rc, self.isolation == 'namespace', self.cfg['cpu_s'])
+    raise RuntimeError(f'the sandbox worker did not start: {why}' + (f'; it wrote:\n{t}' if (t := err.text().strip()) else ''))
+
+# %% ../nbs/02_python.ipynb #5d1e7a30
+@patch
+def _limits(self:Sandbox, got, base):
+    "What enforces each limit here, given what the worker could set (`got`) and the cgroup base it was made under; None where nothing does"
+    c, ns, mb = self.cfg, self.isolation == 'namespace', self.cfg['memory_mb']
+    counted = self._cg is None and got['seccomp'] and _queued({self._worker_pid()}) is not None
+    return dict(timeout=f'{self.timeout} s a run: the worker raises TimeoutError, and is killed {_GRACE} s later if still running',
+        memory_mb=(f'{mb} MB for all its processes together, kernel memory included: cgroup v{base[1]}' + (' (its TCP buffers: as much again)' if base[1] == 1 else '')
+                   if self._cg else f'{mb} MB for all its processes together: what they hold (and queue in sockets and pipes), checked every {_CHECK} s of a run and {_IDLE_CHECK} s between runs')
+                  + f'; {mb} MB of address space a process: RLIMIT_AS',
+        kernel_memory='counted in memory_mb by the cgroup' if self._cg else 'socket and pipe buffers kept at the system default (seccomp), and what is queued in them counted in memory_mb' if counted else None,
+        cpu_s=f"{c['cpu_s']} CPU seconds a process: RLIMIT_CPU",
+        nproc=f"{c['nproc']} processes of " + ('its own uid' if self._own else 'your uid, all of yours counted') + ': RLIMIT_NPROC',
+        fsize_mb=f"{c['fsize_mb']} MB a file: RLIMIT_FSIZE", nofile=f"{c['nofile']} open files a process: RLIMIT_NOFILE",
+        max_output=f"{c['max_output']} characters kept of each stream, the result and the error, head and tail: the parent",
+        refused='memfd, SysV shared memory, message queues and semaphores, POSIX message queues, new user namespaces, mounts: seccomp' if got['seccomp'] else None,
+        processes='out of sight: a pid namespace of its own' if ns else 'only its own uid\'s in its /proc (hidepid); out of reach: a uid of its own' if got['hidden'] else None)
 
 # %% ../nbs/02_python.ipynb #3cb616d3
 @patch
@@ -516,7 +613,7 @@ def _exchange(self:Sandbox, code, out, err):
     "Send `code`; read output and answers until the answer to this request arrives, the worker dies, the deadline passes or the run is cancelled"
     self._id += 1
     deadline, buf, cancelled, self._busy = time.monotonic()+self.timeout+_GRACE, bytearray(), False, self._id
-    check = time.monotonic()+_CHECK/2 # a quick run is never checked
+    check, ooms = time.monotonic()+_CHECK/2, _ooms(self._cg) # a quick run is never checked
     try:
         if not _write_all(self._req, json.dumps(dict(id=self._id, code=code, timeout=self.timeout)).encode()+b'\n', deadline): return 'timeout', None
     except OSError: return 'died', None
@@ -531,10 +628,11 @@ def _exchange(self:Sandbox, code, out, err):
                 cancelled, deadline = True, min(deadline, time.monotonic()+_CANCEL_GRACE)
                 with contextlib.suppress(OSError, TypeError): os.kill(self._worker_pid(), signal.SIGUSR1)
             if (left := deadline-time.monotonic()) <= 0: return ('cancelled' if cancelled else 'timeout'), None
-            if self._proc.poll() is not None: return ('memory' if self._cg and _oom(self._cg) else 'died'), None
+            if self._proc.poll() is not None: return ('memory' if _ooms(self._cg) > ooms else 'died'), None
             if time.monotonic() >= check:
                 check = time.monotonic()+_CHECK
-                if (mb := _held(self._members())) > self.cfg['memory_mb']: return 'memory', dict(held=mb)
+                if _ooms(self._cg) > ooms: return 'memory', None # the kernel killed one of its processes: the run can't be trusted to end well
+                if (mb := self._mb()) > self.cfg['memory_mb']: return 'memory', dict(held=mb)
             _pump(sel, bufs, min(left, 0.02))
         sel.unregister(self._resp)
         end = time.monotonic()+0.05 # drain what the worker wrote before answering; never wait for EOF
@@ -544,9 +642,10 @@ def _exchange(self:Sandbox, code, out, err):
 # %% ../nbs/02_python.ipynb #9b6be86b
 @patch
 def _run(self:Sandbox, code):
-    t0, note, ns = time.monotonic(), '', self.isolation == 'namespace'
+    t0, ns = time.monotonic(), self.isolation == 'namespace'
+    note, self._note = self._note or self._idle_check(), ''
     if self._proc is not None and (rc := self._proc.poll()) is not None: # it died while idle: this code still runs, in a fresh one
-        note = f'[{_why(rc, ns)} since the last run; it was restarted: state was reset]'
+        note = f'[{_why(rc, ns, self.cfg["cpu_s"])} since the last run; it was restarted: state was reset]'
         self._stop()
     if self._proc is None: self._start()
     out, err = _Capped(self.max_output), _Capped(self.max_output)
@@ -556,11 +655,41 @@ def _run(self:Sandbox, code):
     else:
         r.status, r.reset = how if how in ('timeout', 'cancelled', 'memory') else 'killed', True
         why = {'timeout': f'TimeoutError: no answer within {self.timeout} s', 'cancelled': 'CancelledError: the run did not stop when cancelled',
-               'memory': f"MemoryError: the sandbox's processes held {round(a['held']) if a else 'more than'} MB together, over memory_mb={self.cfg['memory_mb']}"}.get(how) or _why(self._proc.poll(), ns)
+               'memory': f"MemoryError: the sandbox's processes held {round(a['held']) if a else 'more than'} MB together, over memory_mb={self.cfg['memory_mb']}"}.get(how) or _why(self._proc.poll(), ns, self.cfg['cpu_s'])
         r.error = f'{why}; it was killed and restarted: state was reset (variables, imports, functions and files are gone)'
         self._stop(); self._start()
     r.duration = time.monotonic()-t0
     return r
+
+@patch
+def _mb(self:Sandbox):
+    "MB its processes hold, and, where no cgroup counts them, queue in their sockets and pipes"
+    m = self._members()
+    return _held(m) + ((_queued(m) or 0) if self._cg is None else 0)
+
+@patch
+def _idle_check(self:Sandbox):
+    "Between runs, where no cgroup bounds its memory: if its processes hold more than `memory_mb`, stop the worker (the next run starts a fresh one) and say why"
+    if self._proc is None or self._cg is not None or self._proc.poll() is not None or (mb := self._mb()) <= self.cfg['memory_mb']: return ''
+    self._stop()
+    return f"[the sandbox's processes held {round(mb)} MB together between runs, over memory_mb={self.cfg['memory_mb']}: they were killed, and the worker restarted: state was reset]"
+
+_watched, _watcher = weakref.WeakSet(), [] # the sandboxes whose memory no cgroup bounds, and the thread checking them between runs
+
+def _watch(sb):
+    "Check `sb`'s memory every `_IDLE_CHECK` s while it is idle, on one thread for all sandboxes"
+    _watched.add(sb)
+    with _jobs_lock:
+        if not _watcher: _watcher.append(threading.Thread(target=_watching, name='fncall-memory', daemon=True)); _watcher[0].start()
+
+def _watching():
+    while True:
+        time.sleep(_IDLE_CHECK)
+        for s in list(_watched):
+            if s._lock.acquire(blocking=False): # not while it runs (its run checks) or closes
+                try: s._note = s._note or s._idle_check()
+                finally: s._lock.release()
+        s = None # hold no sandbox while waiting
 
 # %% ../nbs/02_python.ipynb #65a669f4
 _jobs, _jobs_lock = None, threading.Lock()

@@ -92,8 +92,15 @@ def _watchdog(call, until=math.inf):
         if (st := call.st) is not None:
             with st.lock:
                 if st.call is call: _set_async(st.tid, _ASYNC)
+            _unflag()
         wait = 0.02
     return True
+
+def _unflag():
+    "Clear the interpreter's 'an exception was injected' flag by injecting one into this thread and taking it. The one injected elsewhere stays pending in its thread, which raises it at its next switch of the GIL; left set while that thread is blocked in C, the flag makes CPython 3.11 spin at every function call of a traced thread (a call whose timeout fired) until the blocked one returns"
+    try:
+        for _ in range(100): _set_async(ctypes.c_ulong(threading.get_ident()), _TAKEN)
+    except _Taken: pass
 
 # %% ../nbs/02_python.ipynb #f3c13b12
 def _guard(f, timeout, outer=None, call=None):
@@ -170,15 +177,20 @@ def _check_timeout(timeout):
     if timeout is not None and not timeout >= 0: raise ValueError(f'timeout must be a number of seconds >= 0 (0 or None: no limit), got {timeout!r}')
 
 def _shown(v, out=None):
-    "What a call shows of value `v`: None for no value, `v` itself if nothing was printed to `out`, else its `repr`"
+    "What a call shows of value `v`: None for no value, `v` itself if nothing was printed to `out`, else its `repr` as a plain `str` (a subclass's own `__len__` or `__str__` would run later, outside the time limit)"
     if v is _NOVAL or v is None: return None
-    return v if out is not None and not out.tell() else repr(v)
+    return v if out is not None and not out.tell() else str.__str__(repr(v))
 
 def _attempt(body, expr, glb, loc, out=None):
-    "Run the code: what to show of its value and None, or its error's traceback text and the error (SystemExit too). Both may run user code (`__repr__`, `__str__`), so call this within the time limit"
+    "Run the code: what to show of its value and None, or its error's traceback text and the error (SystemExit too). Both may run user code (`__repr__`, `__str__`), so call this within the time limit; only the timeout escapes"
     try: return _shown(_exec(body, expr, glb, loc), out), None
     except (KeyboardInterrupt, _Timeout): raise
-    except BaseException as e: return _fmt_exc(e), e
+    except BaseException as e:
+        try: return _fmt_exc(e), e
+        except (KeyboardInterrupt, _Timeout): raise
+        except BaseException as x: return f'{_name(e)}: its traceback could not be made ({_name(x)} in its own code)\n', e
+
+def _name(e): return type.__dict__['__name__'].__get__(type(e)) # what its class is called, asking it nothing
 
 # %% ../nbs/02_python.ipynb #3b40ad10
 def _user_frames(stack, top):
@@ -238,21 +250,38 @@ def _serve(code, ns, timeout, cap):
     return dict(status=status, result=None if res is None else _clip(res, cap), error=err[-cap:], cut=cut)
 
 # %% ../nbs/02_python.ipynb #a1e0c006
-# audit arch; EPERM: memfd_create, memfd_secret, shmget, unshare, mount, open_tree..fsmount (the new mount API); clone3 (ENOSYS: libc falls back to clone); clone
-_SECCOMP = {'x86_64': (0xc000003e, (319, 447, 29, 272, 165, 428, 429, 430, 431, 432), 435, 56),
-            'aarch64': (0xc00000b7, (279, 447, 194, 97, 40, 428, 429, 430, 431, 432), 435, 220)}
-_CLONE_NEWUSER = 0x10000000
+# audit arch; refused (EPERM): memfd_create, memfd_secret, shmget, msgget, semget, mq_open, unshare, mount, open_tree..fsmount (the new mount API);
+# clone3 (ENOSYS: libc falls back to clone); clone; setsockopt and fcntl (checked when socket and pipe buffers are counted by no cgroup)
+_SECCOMP = {'x86_64': dict(arch=0xc000003e, refused=(319, 447, 29, 68, 64, 240, 272, 165, 428, 429, 430, 431, 432), clone3=435, clone=56, setsockopt=54, fcntl=72),
+            'aarch64': dict(arch=0xc00000b7, refused=(279, 447, 194, 186, 190, 180, 97, 40, 428, 429, 430, 431, 432), clone3=435, clone=220, setsockopt=208, fcntl=25)}
+_CLONE_NEWUSER, _SOL_SOCKET, _BUFFER_OPTS, _F_SETPIPE_SZ = 0x10000000, 1, (7, 8, 32, 33), 1031 # SO_SNDBUF, SO_RCVBUF, SO_SNDBUFFORCE, SO_RCVBUFFORCE
 
-def _seccomp(prctl):
-    "Install a seccomp filter: EPERM for memory the address-space limit misses (memfd, SysV shm), for new user namespaces and mounts (a tmpfs mounted in one is memory no limit counts) and every system call of another ABI; ENOSYS for clone3, whose flags it cannot read. False where the architecture is unknown"
-    arch, nrs, clone3, clone = _SECCOMP.get(platform.machine(), (None, (), 0, 0))
-    if arch is None: return False
-    n = len(nrs)
-    ld, jeq, jset, jge, ret = (lambda k: (0x20,0,0,k)), (lambda k,t,f=0: (0x15,t,f,k)), (lambda k,t,f=0: (0x45,t,f,k)), (lambda k,t,f=0: (0x35,t,f,k)), (lambda k: (0x06,0,0,k))
-    # at n+6: ALLOW, EPERM, ENOSYS, then the clone check; a jump counts from the next instruction
-    ins = [ld(4), jeq(arch, 0, n+5), ld(0), jge(0x40000000, n+3)] # another arch or x32: EPERM
-    ins += [jeq(nr, n+2-i) for i,nr in enumerate(nrs)] + [jeq(clone3, 3), jeq(clone, 3)] # listed: EPERM
-    ins += [ret(0x7fff0000), ret(0x00050001), ret(0x00050026), ld(16), jset(_CLONE_NEWUSER, 1), ret(0x7fff0000), ret(0x00050001)] # ALLOW, EPERM, ENOSYS; clone's flags (low half): NEWUSER: EPERM
+def _seccomp_prog(nrs, buffers):
+    "The filter's instructions for the system call numbers `nrs` of one architecture; with `buffers`, growing a socket's or a pipe's buffer is refused too"
+    ld = lambda off: (0x20, 0, 0, off) # load the 32 bits at `off` of seccomp_data: 0 nr, 4 arch, 16+8*i argument i (low half)
+    eq = lambda k, t=0, f=0: (0x15, t, f, k) # jump to label `t` if A == k, else `f` (0: the next instruction)
+    ret = lambda v: (0x06, 0, 0, v)
+    p = [ld(4), eq(nrs['arch'], 0, 'deny'), ld(0), (0x35, 'deny', 0, 0x40000000)] # another arch, or x32 (nr >= 0x40000000)
+    p += [eq(nr, 'deny') for nr in nrs['refused']] + [eq(nrs['clone3'], 'nosys'), eq(nrs['clone'], 'clone')]
+    if buffers: p += [eq(nrs['setsockopt'], 'sockopt'), eq(nrs['fcntl'], 'fcntl')]
+    p += [ret(0x7fff0000), 'clone', ld(16), (0x45, 'deny', 0, _CLONE_NEWUSER), ret(0x7fff0000)] # ALLOW; clone with CLONE_NEWUSER in its flags
+    if buffers: p += ['sockopt', ld(24), eq(_SOL_SOCKET, 0, 'allow'), ld(32), *[eq(o, 'deny') for o in _BUFFER_OPTS], ret(0x7fff0000),
+                      'fcntl', ld(24), eq(_F_SETPIPE_SZ, 'deny'), ret(0x7fff0000)]
+    return _assemble(p + ['allow', ret(0x7fff0000), 'deny', ret(0x00050001), 'nosys', ret(0x00050026)]) # ALLOW, EPERM, ENOSYS: BPF jumps only forward
+
+def _assemble(p):
+    "BPF instructions from `p`, whose strings are labels and whose jumps may name one (a jump counts from the next instruction)"
+    at, n = {}, 0
+    for o in p:
+        if isinstance(o, str): at[o] = n
+        else: n += 1
+    ins = [o for o in p if not isinstance(o, str)]
+    return [(c, at[t]-i-1 if isinstance(t, str) else t, at[f]-i-1 if isinstance(f, str) else f, k) for i,(c,t,f,k) in enumerate(ins)]
+
+def _seccomp(prctl, buffers):
+    "Install the seccomp filter: EPERM for memory the address-space limit misses (memfd, SysV shm), for kernel objects that outlive the sandbox (SysV message queues and semaphores, POSIX message queues), for new user namespaces and mounts (a tmpfs mounted in one is memory no limit counts) and every system call of another ABI; ENOSYS for clone3, whose flags it cannot read; with `buffers`, for growing socket and pipe buffers. False where the architecture is unknown or the kernel refuses"
+    if (nrs := _SECCOMP.get(platform.machine())) is None: return False
+    ins = _seccomp_prog(nrs, buffers)
     buf = ctypes.create_string_buffer(b''.join(struct.pack('HBBI', *o) for o in ins))
     class Prog(ctypes.Structure): _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]
     prog = Prog(len(ins), ctypes.addressof(buf))
@@ -260,20 +289,31 @@ def _seccomp(prctl):
 
 # %% ../nbs/02_python.ipynb #5a60947c
 def _limit(cfg):
-    "Set the worker's hard limits (soft = hard), forbid gaining privileges and uncounted memory, keep its files private, make it the reaper of its orphans; outside namespaces, make it die with the sandbox's parent"
+    "Set the worker's hard limits (soft = hard), forbid gaining privileges and uncounted memory, keep its files private, make it the reaper of its orphans; outside namespaces, make it die with the sandbox's parent; as root outside them, hide other processes and drop to its own uid. Returns which of its guards it could set"
     import resource as R
     mb = 1024*1024
     for r,v in ((R.RLIMIT_AS, cfg['memory_mb']*mb), (R.RLIMIT_CPU, cfg['cpu_s']), (R.RLIMIT_NPROC, cfg['nproc']),
                 (R.RLIMIT_FSIZE, cfg['fsize_mb']*mb), (R.RLIMIT_NOFILE, cfg['nofile']), (R.RLIMIT_CORE, 0)): R.setrlimit(r, (v,v))
-    if prctl := getattr(ctypes.CDLL(None), 'prctl', None): # Linux
+    libc, got = ctypes.CDLL(None, use_errno=True), dict(seccomp=False, hidden=False)
+    if (uid := cfg.get('uid')) is not None: # started as root: this is the last code that runs as root
+        got['hidden'] = _hide(libc)
+        os.setgroups([]); os.setresgid(uid, uid, uid); os.setresuid(uid, uid, uid)
+    if prctl := getattr(libc, 'prctl', None): # Linux
         prctl(36, 1, 0, 0, 0) # PR_SET_CHILD_SUBREAPER
         prctl(38, 1, 0, 0, 0) # PR_SET_NO_NEW_PRIVS: setuid programs it runs get no privileges
-        if not cfg['ns']: prctl(1, signal.SIGKILL, 0, 0, 0) # PR_SET_PDEATHSIG (bubblewrap's --die-with-parent does this in namespaces)
-        _seccomp(prctl)
+        if uid is not None: prctl(4, 1, 0, 0, 0) # PR_SET_DUMPABLE, which the change of uid cleared: its own processes may read its /proc files
+        if not cfg['ns']: prctl(1, signal.SIGKILL, 0, 0, 0) # PR_SET_PDEATHSIG, after the change of uid, which clears it (bubblewrap's --die-with-parent does this in namespaces)
+        got['seccomp'] = _seccomp(prctl, cfg['buffers'])
     if not cfg['ns'] and os.getppid() != cfg['ppid']: os._exit(1) # the parent died before we could watch it
     os.umask(0o077) # files it creates are readable by its own uid only
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN) # writing past the file size limit raises OSError instead of killing
     signal.signal(signal.SIGUSR1, _on_cancel)
+    return got
+
+def _hide(libc):
+    "Give this process a mount namespace of its own whose /proc shows only the processes of its own uid (hidepid). Where /proc has no such option of its own per mount (before Linux 5.8, when hidepid=2 would change the host's /proc too), nothing. Did it?"
+    return (libc.unshare(0x20000) == 0 and libc.mount(b'none', b'/', None, 0x44000, None) == 0 # CLONE_NEWNS; MS_REC|MS_PRIVATE: its mounts stay its own
+            and libc.mount(b'proc', b'/proc', b'proc', 0xe, b'hidepid=invisible') == 0) # MS_NOSUID|MS_NODEV|MS_NOEXEC
 
 # %% ../nbs/02_python.ipynb #e67a6309
 def _reap():
@@ -293,7 +333,7 @@ def _flush():
 
 def _worker(cfg, rf):
     "Main loop of the worker process: one JSON request per line in, one JSON answer per line out"
-    _limit(cfg)
+    _send(cfg['wfd'], dict(ready=_limit(cfg))) # before any code runs: no code can forge it
     ns, me = {'__name__': '__main__', '__builtins__': builtins}, os.getpid()
     for line in rf:
         req = json.loads(line)
@@ -304,8 +344,12 @@ def _worker(cfg, rf):
         if a['status'] in ('timeout', 'cancelled'): _kill_rest(me, cfg['kill_all'])
         _flush()
         _reap()
-        b = memoryview(b'\n' + json.dumps(dict(a, id=req['id']), ensure_ascii=False).encode(errors='replace') + b'\n') # the leading newline ends any partial line the code wrote here
-        while b: b = b[os.write(cfg['wfd'], b):]
+        _send(cfg['wfd'], dict(a, id=req['id']))
+
+def _send(wfd, msg):
+    "Write `msg` to the parent as one JSON line (the leading newline ends any partial line the code wrote there)"
+    b = memoryview(b'\n' + json.dumps(msg, ensure_ascii=False).encode(errors='replace') + b'\n')
+    while b: b = b[os.write(wfd, b):]
 
 _BOOT = ("import sys, os, json, types; cfg = json.loads(sys.argv[1]); rf = os.fdopen(cfg['rfd'], 'rb'); "
          "m = sys.modules['fncall.runner'] = types.ModuleType('fncall.runner'); "

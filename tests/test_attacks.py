@@ -1,6 +1,6 @@
 """Attacks on calling (issue 15): each test holds one, numbered as in the issue. Real threads and time bounds where a
 regression could hang, so it fails instead."""
-import ast, asyncio, datetime as dt, enum, json, math, os, sys, threading, time, typing, uuid, pytest
+import ast, asyncio, datetime as dt, enum, json, math, os, shutil, sys, threading, time, typing, uuid, pytest
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
@@ -184,8 +184,7 @@ def test_8_lookahead_pattern():
     assert call_func(pick, {'user': 'bob'}) == 'bob'
     assert "user: string should match pattern" in call_func(pick, {'user': 'admin'}, raise_on_err=False)
     f = mk_tool(lambda nm, /, **kw: kw, {'name': 'pick', 'inputSchema': {'type': 'object', 'properties': {'u': {'type': 'string', 'pattern': r'^(\w)\1$'}}}})
-    assert call_func(f, {'u': 'aa'}) == {'u': 'aa'}
-    assert 'string should match pattern' in call_func(f, {'u': 'ab'}, raise_on_err=False)
+    assert call_func(f, {'u': 'aa'}) == {'u': 'aa'} and call_func(f, {'u': 'ab'}) == {'u': 'ab'}  # an untrusted backtracking pattern is the server's to check (issue 31)
     def broken(u:Annotated[str, Field(pattern=r'(')]): "Broken"
     assert call_func(broken, {'u': 'x'}, raise_on_err=False).startswith("Error: tool 'broken' can't be called: its parameters can't be read")
 
@@ -422,3 +421,84 @@ def test_3_partial_of_partial_pins_both():
     assert "user: fixed by the tool" in call_func(f, {'q': 'x', 'user': 'root'}, raise_on_err=False)
     assert call_func(f, {'q': 'x'}) == 'guest viewer'
     assert list(get_schema(f)['input_schema']['properties']) == ['q']
+
+# Issue 31: what a name reaches through the namespace is judged by what calling it runs, however it is wrapped
+import functools, logging, subprocess, types
+@functools.wraps(os.system)
+def _sys_wrapper(command:str): return os.system(command)
+
+class _Calls:
+    def __init__(self, f): self.f = f
+    def __call__(self, command:str): return 'mine'
+
+class _CallsSystem: __call__ = os.system
+class _CallsPopen: __call__ = staticmethod(os.popen)
+class _Popen(subprocess.Popen): "A class of mine whose constructor is the standard library's"
+class _Meta(type): __call__ = partial(os.system)
+class _Made(metaclass=_Meta): pass
+
+def _tools():
+    "An object holding, as public attributes, a built-in or a standard function in every wrapper a namespace can hold, and tools of its own"
+    class Tools:
+        sh, run = partial(os.system), partial(subprocess.run) # the issue's repro
+        nested, kw = partial(partial(os.system)), partial(subprocess.run, shell=True)
+        st, cm, st_partial = staticmethod(os.popen), classmethod(os.system), staticmethod(partial(os.system))
+        wrapped, wrapped_st = _sys_wrapper, staticmethod(_sys_wrapper)
+        inst, inst_st, inst_partial = _CallsSystem(), _CallsPopen(), partial(_CallsSystem())
+        Popen, P2, Made, rm = subprocess.Popen, _Popen, _Made, shutil.rmtree
+        def __init__(self):
+            self.bound = types.MethodType(os.system, self)
+            self.popen, self.log = os.popen, logging.getLogger('fncall-test')
+            self.cached = functools.lru_cache(os.system)
+            self.thread = threading.Thread(target=print)
+            self.deep = partial(os.system)
+            for _ in range(200): self.deep = partial(self.deep)
+        def mine(self, command:str): return 'mine'
+        mine_partial, mine_st = partial(lambda command: 'mine'), staticmethod(lambda command: 'mine')
+        mine_inst = _Calls(os.system) # a wrapper of mine: its `__call__` is my code
+    return Tools()
+
+REFUSED = ['sh', 'run', 'nested', 'kw', 'st', 'cm', 'st_partial', 'wrapped', 'wrapped_st', 'inst', 'inst_st', 'inst_partial',
+           'Popen', 'P2', 'Made', 'rm', 'bound', 'popen', 'log.info', 'cached', 'thread.start', 'deep']
+
+@pytest.mark.parametrize('nm', REFUSED)
+def test_31_wrapped_builtins_refused(nm, tmp_path):
+    ns = {'tools': _tools()}
+    with pytest.raises(NameError, match=f"Tool 'tools.{nm}' is not allowed: '\\w+' (is|calls|wraps) "): resolve_nm(f'tools.{nm}', ns)
+    args = {'command': f'touch {tmp_path}/pwned', 'cmd': f'touch {tmp_path}/pwned', 'args': f'touch {tmp_path}/pwned', 'msg': 'x'}
+    assert call_func(f'tools.{nm}', args, ns=ns, raise_on_err=False).startswith(f"Error: Tool 'tools.{nm}' is not allowed")
+    assert asyncio.run(call_func_async(f'tools-{nm.replace(".", "-")}', args, ns=ns, raise_on_err=False)).startswith('Error: Tool')
+    assert not list(tmp_path.iterdir())
+
+@pytest.mark.parametrize('nm', ['mine', 'mine_partial', 'mine_st', 'mine_inst'])
+def test_31_own_code_still_called(nm):
+    ns = {'tools': _tools()}
+    assert call_func(f'tools.{nm}', {'command': 'x'}, ns=ns) == 'mine'
+
+def test_31_what_you_put_in_the_namespace_is_yours():
+    "A built-in placed in the namespace under a name of its own is still callable: that is the namespace owner's choice"
+    assert call_func('sq', {'x': 4}, ns={'sq': partial(math.sqrt)}) == 2
+
+# Issue 31: a Decimal is bounded as an int is (a tool calling int() on Decimal('1e999999999') ran for hours)
+def to_int(d:Decimal, more:list[Decimal]|None=None)->int: "As a whole number"; return int(d) + sum(map(int, more or []))
+
+@pytest.mark.parametrize('args', [{'d': '1e999999999'}, {'d': '-1E+999999999'}, {'d': 1, 'more': ['1e5000']}, {'d': '1e-999999999'}, '{"d": "1e999999999"}'])
+def test_31_huge_decimal_refused(args):
+    r = bounded(lambda: call_func(to_int, args, raise_on_err=False), 5)
+    assert r.startswith("Error: invalid arguments for tool 'to_int'") and 'no more than 4300 digits' in r, r
+    assert bounded(lambda: asyncio.run(call_funcs_async([('to_int', args)], [to_int], timeout=5)), 5)[0].startswith('Error: invalid arguments')
+
+def test_31_decimals_within_bounds():
+    assert call_func(to_int, {'d': '1e4299', 'more': ['12.5']}) == 10**4299 + 12
+
+# Issue 31: a remote schema's pattern can't block the event loop (Python's `re` took 15 s for 29 characters)
+REDOS = {'name': 'f', 'inputSchema': {'type': 'object', 'properties': {'s': {'type': 'string', 'pattern': '^(?=.)(a+)+$'},
+                                                                        't': {'type': 'string', 'pattern': '^(a+)+$'}}}}
+
+def test_31_redos_pattern():
+    async def send(nm, /, **kw): return kw
+    f = mk_tool(send, REDOS)
+    r = bounded(lambda: asyncio.run(call_func_async(f, {'s': 'a' * 40 + '!', 't': 'a' * 40 + '!'}, raise_on_err=False)), 5)  # 2**12 times the 15 s before
+    assert r.startswith("Error: invalid arguments") and "t: string should match pattern '^(a+)+$'" in r and '\ns:' not in r, r
+    assert bounded(lambda: asyncio.run(call_func_async(f, {'s': 'a' * 40 + '!'})), 5) == {'s': 'a' * 40 + '!'}  # left to the server
+    assert get_schema(f, pname='inputSchema')['inputSchema']['properties']['s']['pattern'] == '^(?=.)(a+)+$'

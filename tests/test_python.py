@@ -537,3 +537,50 @@ def test_sandbox_cleaned_up_when_collected():
     del s; gc.collect()
     assert not os.path.exists(d)
     _gone(tree)
+
+def test_timeout_holds_beside_a_leftover():
+    "Issue 31: a call off the main thread timed out leaving its code blocked in C; the next main-thread call's timeout waited for that code (9.4 s for 0.5 s): the pending injection kept CPython 3.11's flag set, and a traced thread spun at each function call"
+    from concurrent.futures import ThreadPoolExecutor
+    release = threading.Event()
+    try:
+        with ThreadPoolExecutor(1) as ex: r = ex.submit(python, 'release.wait(60)\nwhile True: pass', {'release': release}, None, 0.3).result()
+        assert 'left to end in the background' in r, r
+        with ends_by(0.5): r = python('import time; time.sleep(30)', {}, timeout=0.5)
+        assert r.rstrip().endswith('TimeoutError'), r
+        with ends_by(0.5): r = python('while True:\n    try: pass\n    except BaseException: pass', {}, timeout=0.5)
+        assert r.rstrip().endswith('TimeoutError'), r
+    finally: release.set()
+    assert eventually(lambda: not [t for t in threading.enumerate() if t.name == 'fncall-python']) # and the leftover is stopped once its C call returns
+
+STR_SUB = 'class S(str):\n    def __len__(self): raise RuntimeError("no len")\nclass T:\n    def __repr__(self): return S("shown")\n'
+BAD_TB = 'class E(Exception):\n    __notes__ = property(lambda self: 1/0)\nraise E()'
+
+def test_hostile_result(sb):
+    "Issue 31: a repr that is a str subclass whose __len__ raises killed the worker (status killed, state reset); a traceback that can't be made, the same"
+    sb.run('keep = 1')
+    r = sb.run(STR_SUB + 'print("hi"); T()')
+    assert (r.status, r.result, r.stdout, r.reset) == ('ok', 'shown', 'hi\n', False), str(r)
+    r = sb.run(BAD_TB)
+    assert (r.status, r.reset) == ('error', False) and r.error.startswith('E: its traceback could not be made (ZeroDivisionError'), str(r)
+    assert sb.python('keep') == '1'
+
+@pytest.mark.parametrize('threaded', [False, True])
+def test_hostile_result_in_process(threaded):
+    "In-process the same raised from fncall's own code (or, off the main thread, from the call's)"
+    from concurrent.futures import ThreadPoolExecutor
+    def run(code):
+        if not threaded: return python(code, {}, timeout=3)
+        with ThreadPoolExecutor(1) as ex: return ex.submit(python, code, {}, None, 3).result()
+    assert run(STR_SUB + 'print("hi"); T()') == 'hi\nshown'
+    assert run(BAD_TB).startswith('E: its traceback could not be made (ZeroDivisionError')
+
+def test_killed_from_outside(sb):
+    "Issue 31: a worker killed by a signal from outside was said to have hit 'memory, CPU or process limit?': the signal is named (in namespaces the worker is its pid namespace's init: only SIGKILL reaches it)"
+    threading.Timer(0.5, lambda: os.kill(sb._worker_pid(), signal.SIGKILL)).start()
+    r = sb.run('import time; time.sleep(30)')
+    assert (r.status, r.reset) == ('killed', True) and 'killed by signal SIGKILL (sent from outside the sandbox, or its CPU time ran out' in r.error, str(r)
+    assert 'memory' not in r.error
+    if sb.isolation == 'namespace': return
+    sb.run('x = 1'); os.kill(sb._worker_pid(), signal.SIGTERM); sb._proc.wait(timeout=5)
+    r = sb.run('2')
+    assert r.note.startswith('[the worker was killed by signal SIGTERM (sent from outside the sandbox) since the last run') and r.result == '2', str(r)

@@ -1,7 +1,7 @@
 "Attacks on the host from inside a `Sandbox`, in both modes where they apply (tests/test_python.py attacks its limits). Each ends within timeout + 2 s"
 import ast, json, os, secrets, shutil, signal, socket, subprocess, sys, tempfile, threading, time, pytest
 from pathlib import Path
-from fncall.python import Sandbox, _alive, _bwrap_ok, _cgroup, _cgroup_base, _held, _tree
+from fncall.python import Sandbox, _alive, _bwrap_ok, _cgroup, _cgroup_base, _held, _join, _tree
 from timing import ends_by, eventually
 
 T = 2 # sandbox timeout in seconds
@@ -69,9 +69,11 @@ def test_network_when_asked(server):
     with mk('namespace', network=True) as s: assert s.run(CONNECT.format(port=server)).result == "b'hello'"
 
 def test_host_environment(sb, monkeypatch):
-    r = sb.run(f'open("/proc/{os.getpid()}/environ", "rb").read()')
-    want = 'FileNotFoundError' if sb.isolation == 'namespace' else 'PermissionError' if ROOT else None
-    if want: assert last(r).startswith(want), str(r)
+    "The host's environment, and its command line (issue 31: a server's --token was read there): out of sight in namespaces, and outside them as root (a /proc of its own showing its uid's processes only); without root, in reach (documented)"
+    for f in ('environ', 'cmdline'):
+        r = sb.run(f'open("/proc/{os.getpid()}/{f}", "rb").read()')
+        if sb.isolation == 'namespace' or ROOT: assert last(r).startswith('FileNotFoundError'), str(r)
+    assert (sb.limits['processes'] is None) == (sb.isolation == 'process' and not ROOT)
     assert set(eval(sb.python('import os; sorted(os.environ)'))) <= {'PATH', 'HOME', 'TMPDIR', 'LANG', 'PYTHONIOENCODING', 'PWD'} # bubblewrap sets PWD
     works(sb)
 
@@ -238,14 +240,17 @@ def test_held():
     assert _held({p.pid}) == 0
 
 def test_cgroup(tmp_path):
-    "A delegated cgroup v2 memory controller is found (none here: detection only), and a worker's cgroup is written as the kernel expects"
-    base = _cgroup_base()
-    if base is not None: assert 'memory' in open(os.path.join(base, 'cgroup.subtree_control')).read().split()
-    assert _cgroup(None, 256, os.getpid()) is None
-    p = subprocess.Popen(['sleep', '10'])
-    try: cg = _cgroup(str(tmp_path), 256, p.pid) # a plain directory stands in for the cgroup file system
-    finally: p.kill(); p.wait()
-    assert (Path(cg, 'memory.max').read_text(), Path(cg, 'memory.swap.max').read_text(), Path(cg, 'cgroup.procs').read_text()) == (str(256*2**20), '0', str(p.pid))
+    "What this machine delegates is found (cgroup v2 where the memory controller is delegated to us, else v1's memory controller where we may write), and a worker's cgroup is written as each version expects (a plain directory stands in)"
+    if (base := _cgroup_base()) is not None:
+        d, v = base
+        assert os.access(d, os.W_OK) and (os.path.exists(os.path.join(d, 'memory.limit_in_bytes')) if v == 1 else 'memory' in open(os.path.join(d, 'cgroup.subtree_control')).read().split())
+    assert _cgroup(None, 256) is None
+    for v, want in ((2, {'memory.max': str(256*2**20), 'memory.swap.max': '0'}), (1, {'memory.limit_in_bytes': str(256*2**20), 'memory.memsw.limit_in_bytes': str(256*2**20)})):
+        (d := tmp_path/str(v)).mkdir()
+        p = subprocess.Popen(['sleep', '10'])
+        try: cg = _cgroup((str(d), v), 256); joined = _join(cg, p.pid)
+        finally: p.kill(); p.wait()
+        assert joined and {k: Path(cg, k).read_text() for k in want} == want and Path(cg, 'cgroup.procs').read_text() == str(p.pid)
 
 # The host going away
 HOST = '''import json, sys, threading, time
@@ -440,3 +445,105 @@ def test_bubblewrap_without_user_namespaces():
     if not _bwrap_ok(ROOT): pytest.skip('bubblewrap is not installed or cannot make namespaces here: nothing to make unusable')
     _unusable(['bwrap', '--dev-bind', '/', '/', '--unshare-user', *(['--disable-userns'] if '--disable-userns' in subprocess.run(['bwrap', '--help'], capture_output=True, text=True).stdout else []),
                '--uid', '0', '--gid', '0', '--'])
+
+# Issue 31: kernel memory and objects no limit saw; memory between runs; what each mode can say it enforces
+P = sys.modules['fncall.python']
+
+def no_cgroup(monkeypatch): monkeypatch.setattr(P, '_cgroup_base', lambda: None) # as on a machine that delegates none
+
+@pytest.fixture(params=['cgroup', 'none'])
+def cgroup(request, monkeypatch):
+    "Each memory test with the cgroup this machine offers, and as if it offered none"
+    if request.param == 'none': no_cgroup(monkeypatch)
+    elif _cgroup_base() is None: pytest.skip('no cgroup memory controller we may use here')
+    return request.param == 'cgroup'
+
+IPC = '''import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+got = {}
+for name, call in (("msgget", lambda: libc.msgget(0, 0o1600)), ("semget", lambda: libc.semget(0, 4, 0o1600)),
+                   ("mq_open", lambda: libc.mq_open(b"/fncall-ipc", os.O_CREAT | os.O_RDWR, ctypes.c_int(0o600), None))):
+    got[name] = (call(), ctypes.get_errno())
+got'''
+
+def test_ipc_objects(sb):
+    "SysV message queues and semaphore sets and POSIX message queues outlived a process-mode sandbox (up to 32000 x 16 KB of kernel memory): refused in both modes, as shmget is"
+    r = sb.run(IPC)
+    assert eval(r.result) == {'msgget': (-1, 1), 'semget': (-1, 1), 'mq_open': (-1, 1)}, str(r) # EPERM
+    assert not os.path.exists('/dev/mqueue/fncall-ipc')
+    works(sb)
+
+SOCKETS = '''import socket
+pairs, total, refused = [], 0, 0
+for i in range(40):
+    a, b = socket.socketpair()
+    try: a.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 * 2**20); b.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 * 2**20)
+    except PermissionError: refused += 1
+    a.setblocking(False)
+    try:
+        while True: total += a.send(b"x" * 65536)
+    except BlockingIOError: pass
+    pairs.append((a, b))
+    print(total // 2**20, flush=True)
+import time; time.sleep(0.5) # held while the parent checks
+refused, total // 2**20'''
+
+def test_socket_buffers(mode, cgroup):
+    "40 socketpairs with 4 MB buffers, filled: 600 MB of kernel memory with memory_mb=128, status ok. A cgroup counts it (status memory); without one, growing a buffer is refused"
+    with mk(mode, memory_mb=128) as s:
+        assert bool(s._cg) == cgroup
+        r = timed(lambda: s.run(SOCKETS))
+        if cgroup: assert (r.status, r.reset) == ('memory', True) and max(map(int, r.stdout.split() or [0])) < 128, str(r)
+        else: assert r.status == 'ok' and eval(r.result)[0] == 40 and eval(r.result)[1] < 128, str(r)
+        works(s)
+
+TCP = '''import socket
+srv = socket.socket(); srv.bind(("127.0.0.1", 0)); srv.listen(128)
+conns, total = [], 0
+for i in range(100):
+    c = socket.create_connection(srv.getsockname()); d, _ = srv.accept(); c.setblocking(False)
+    try:
+        while True: total += c.send(b"x" * 65536)
+    except BlockingIOError: pass
+    conns.append((c, d)); print(total // 2**20, flush=True)
+import time; time.sleep(0.5)
+total // 2**20'''
+
+def test_tcp_buffers(mode, cgroup):
+    "TCP buffers grow by themselves (about 4 MB a connection here): without a cgroup the bytes queued in the sandbox's sockets count in its memory"
+    with mk(mode, memory_mb=128) as s:
+        r = timed(lambda: s.run(TCP))
+        got = max(map(int, r.stdout.split() or [0]))
+        if r.status == 'ok': assert int(r.result) < 140, str(r) # a cgroup v1 bounds TCP buffers apart (memory_mb): sends wait
+        else: assert (r.status, r.reset) == ('memory', True), str(r)
+        if not cgroup: assert r.status == 'memory' and got < 400, str(r)
+        works(s)
+
+LATE = '''import os, time
+for i in range(3):
+    if os.fork() == 0:
+        time.sleep(0.3); b = bytearray(150 * 2**20); time.sleep(60); os._exit(0)
+"forked"'''
+
+def test_memory_after_the_run(mode, cgroup):
+    "Three children allocating 150 MB each after the run returned (memory_mb=200): 460 MB held, and the next run answered ok. Bounded between runs too: by the cgroup, or by the parent's check"
+    with mk(mode, memory_mb=200) as s:
+        assert s.run(LATE).result == "'forked'"
+        time.sleep(1) # they allocate
+        assert eventually(lambda: _held(s._members()) < 200, 3), _held(s._members())
+        r = s.run('1')
+        assert r.result == '1', str(r)
+        if not cgroup: assert r.reset and r.note.startswith("[the sandbox's processes held") and 'between runs, over memory_mb=200' in r.note, str(r)
+
+def test_limits_say_what_enforces(mode, monkeypatch):
+    "Sandbox.limits says what enforces each limit here, and None for what this machine can't give: here a seccomp filter for an unknown architecture, and no cgroup"
+    with mk(mode) as s:
+        assert set(s.limits) == {'timeout', 'memory_mb', 'kernel_memory', 'cpu_s', 'nproc', 'fsize_mb', 'nofile', 'max_output', 'refused', 'processes'}
+        assert s.limits['refused'].endswith(': seccomp') and s.limits['kernel_memory'] and 'RLIMIT_AS' in s.limits['memory_mb']
+        assert ('cgroup v' in s.limits['memory_mb']) == bool(_cgroup_base())
+    no_cgroup(monkeypatch)
+    src = P._source().replace('_SECCOMP = {', '_SECCOMP = {} and {', 1)
+    monkeypatch.setattr(P, '_source', lambda: src)
+    with mk(mode) as s:
+        assert (s.limits['refused'], s.limits['kernel_memory']) == (None, None) and 'checked every 0.1 s of a run' in s.limits['memory_mb'], s.limits
+        assert s.run('import os; os.memfd_create("x")').status == 'ok' # not promised, and indeed not refused
