@@ -229,7 +229,6 @@ def _async(f):
     async def cb(progress, total, message): f(progress, total, message)
     return cb
 
-
 # %% ../nbs/08_mcp.ipynb #57d9842a
 def _remote(dispatch, t):
     "Tool `t` as a function: its output schema as the return annotation, its title and annotations kept, `options` for one call's timeout and progress"
@@ -400,7 +399,7 @@ def _serve_http(srv, spec, token, max_sessions, idle_timeout):
     host = g or host
     app = srv.streamable_http_app(host=host, max_sessions=max_sessions, session_idle_timeout=idle_timeout)
     if token: app = _Bearer(app, token)
-    sock = socket.socket(socket.AF_INET6 if ':' in host else socket.AF_INET)
+    sock = socket.socket(socket.AF_INET6 if ':' in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # asyncio sets TCP_NODELAY only on sockets it knows are TCP: else each answer waits ~40 ms on Nagle and delayed ACK
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     sock.listen(1024)  # clients that connect from now on wait for uvicorn to start
