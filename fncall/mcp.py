@@ -39,7 +39,8 @@ def mcp_server(
         out = outs.get(nm)  # a tool's sys.exit, or a result that can't be sent, is that call's error:
         ok, res, msg = await _beating(ctx, _attempt(nm, args, ns, out=lambda r: _sendable(r, out)), progress_every)
         return _result(res[0], structured=res[1]) if ok else _result(msg, True)
-    return Server(name, version=version, lifespan=_lifespan, on_list_tools=list_tools, on_call_tool=call_tool)
+    schemas = {t.name: t.input_schema for t in tools}  # a sessionless call's Mcp-Param headers are checked against these, else against a whole tools/list
+    return Server(name, version=version, lifespan=_lifespan, on_list_tools=list_tools, on_call_tool=call_tool, get_tool_input_schema=schemas.get)
 
 # %% ../nbs/08_mcp.ipynb #00106568
 def _info(f): return getattr(f, '__mcp_info__', None) or {}
