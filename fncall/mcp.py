@@ -68,20 +68,30 @@ def _need_mcp():
 
 # %% ../nbs/08_mcp.ipynb #4c1c675f
 def _result(text, err=False, structured=None):
+    "A tool result of `text`: one that can't be written as UTF-8 (a lone surrogate) is shown escaped, never a crashed transport"
     types = _need_mcp()
+    if not text.isascii(): text = text.encode('utf-8', 'backslashreplace').decode()
     return types.CallToolResult(content=[types.TextContent(type='text', text=text)], isError=err, structuredContent=structured)
 
 def _json(res):
     "Result `res` as text: a string as it is, anything else as JSON (a dataclass or pydantic model by its fields)"
     if isinstance(res, str): return res
-    try: return json.dumps(res)
+    try: return json.dumps(res, ensure_ascii=False)
     except (TypeError, ValueError):
         import pydantic_core
-        return json.dumps(pydantic_core.to_jsonable_python(res, fallback=str))
+        return json.dumps(pydantic_core.to_jsonable_python(res, fallback=str), ensure_ascii=False)
+
+def _utf8(text):
+    "`text`, if it can be sent: a lone surrogate (from bytes that aren't UTF-8, as `os.listdir` gives for such a name) can't be"
+    if not text.isascii():
+        try: text.encode()
+        except UnicodeEncodeError as e: raise ValueError(f"its text holds {text[e.start]!r} at {e.start}, a lone surrogate (bytes that aren't UTF-8, e.g. a file name): "
+                                                         "send it escaped, as s.encode('utf-8', 'backslashreplace').decode() does") from None
+    return text
 
 def _sendable(res, out):
-    "(JSON text, structured content) of result `res`: the structured content as `MCPServer` makes it from the tool's output schema `out`, if it has one"
-    return _json(res), out.convert_result(res).structured_content if out else None
+    "(JSON text, structured content) of result `res`: the structured content as `MCPServer` makes it from the tool's output schema `out`, if it has one; the text holds every string of both"
+    return _utf8(_json(res)), out.convert_result(res).structured_content if out else None
 
 # %% ../nbs/08_mcp.ipynb #3c709b10
 async def _beating(ctx, work, every, total=None):
@@ -194,7 +204,7 @@ async def mcp_tools(
             raise
         content = _get(res, 'content') or []
         if _get(res, 'is_error', 'isError'): raise RuntimeError('\n'.join(map(_as_text, content)))
-        if (sc := _get(res, 'structured_content', 'structuredContent')) is not None: return sc
+        if (sc := _get(res, 'structured_content', 'structuredContent')) is not None: return sc['result'] if name in bare and isinstance(sc, dict) else sc
         if all(_get(c, 'type') == 'text' for c in content): return '\n'.join(map(_as_text, content))
         return _blocks(content)
     tools, cursor, seen = [], None, set()
@@ -204,6 +214,7 @@ async def mcp_tools(
         if not (cursor := _get(page, 'next_cursor', 'nextCursor')): break
         if cursor in seen: raise RuntimeError(f"The MCP server gave the tool list cursor {cursor!r} twice: its listing would never end")
         seen.add(cursor)
+    bare = {_get(t, 'name') for t in tools if _bare(t)}
     return [_remote(dispatch, t) for t in tools]
 
 # %% ../nbs/08_mcp.ipynb #233509b7
@@ -232,24 +243,35 @@ def _async(f):
 
 # %% ../nbs/08_mcp.ipynb #57d9842a
 def _remote(dispatch, t):
-    "Tool `t` as a function: its output schema as the return annotation, its title and annotations kept, `options` for one call's timeout and progress"
+    "Tool `t` as a function: its parameters positional or keyword, its output schema as the return annotation, its title and annotations kept, `options` for one call's timeout and progress"
     f = mk_tool(dispatch, t)
+    sig = f.__signature__
+    sig = sig.replace(parameters=[p.replace(kind=p.POSITIONAL_OR_KEYWORD) for p in sig.parameters.values()])  # mk_tool's optional ones are keyword-only
     if isinstance(s := _get(t, 'output_schema', 'outputSchema'), dict):
-        ret = _py_type(_inline({k: v for k,v in s.items() if k not in ('$defs', 'definitions')}, s))
-        f.__signature__, f.__annotations__['return'] = f.__signature__.replace(return_annotation=ret), ret
+        if _bare(t): s = {**s['properties']['result'], **{k: s[k] for k in ('$defs', 'definitions') if k in s}}
+        sig = sig.replace(return_annotation=_py_type(_inline({k: v for k,v in s.items() if k not in ('$defs', 'definitions')}, s)))
+    async def tool(*args, **kwargs): return await f(**sig.bind(*args, **kwargs).arguments)
+    functools.update_wrapper(tool, f)
+    tool.__signature__ = sig
+    if sig.return_annotation is not sig.empty: tool.__annotations__ = {**f.__annotations__, 'return': sig.return_annotation}
     a = _get(t, 'annotations')
-    f.__mcp_info__ = dict(title=_get(t, 'title'), annotations=a.model_dump(exclude_none=True, by_alias=True) if hasattr(a, 'model_dump') else a)
+    tool.__mcp_info__ = dict(title=_get(t, 'title'), annotations=a.model_dump(exclude_none=True, by_alias=True) if hasattr(a, 'model_dump') else a)
     def options(timeout=None, progress=None):
         "This tool with its own `timeout` and `progress` callback (None: the ones `mcp_tools` was given)"
         o = {k: v for k,v in dict(timeout=timeout, progress=progress).items() if v is not None}
-        @functools.wraps(f)
+        @functools.wraps(tool)
         async def g(*args, **kwargs):
             tok = _opts.set(o)
-            try: return await f(*args, **kwargs)
+            try: return await tool(*args, **kwargs)
             finally: _opts.reset(tok)
         return g
-    f.options = options
-    return f
+    tool.options = options
+    return tool
+
+def _bare(t):
+    "Is tool `t`'s output schema the SDK's wrapper of a bare value (an int, a list, ...): `<name>Output`, an object of the one property `result`?"
+    s = _get(t, 'output_schema', 'outputSchema')
+    return isinstance(s, dict) and s.get('title') == f"{_get(t, 'name')}Output" and list(s.get('properties') or ()) == ['result'] and s.get('required') == ['result']
 
 # %% ../nbs/08_mcp.ipynb #a0b17bf9
 def main(argv=None, # The arguments (default: `sys.argv[1:]`)
@@ -289,6 +311,7 @@ def _load(spec):
     mod = _module(mod_nm, spec)
     if not attr:
         nms = getattr(mod, '__all__', None) or [k for k,v in vars(mod).items() if not k.startswith('_') and inspect.isfunction(v) and v.__module__ == mod.__name__]
+        if (gone := next((k for k in nms if not hasattr(mod, k)), None)) is not None: raise _Usage(f"module {mod_nm!r} lists {gone!r} in __all__ but has no {gone!r}")
         return {k: getattr(mod, k) for k in nms if callable(getattr(mod, k))}
     o = mod
     for a in attr.split('.'):
@@ -411,8 +434,11 @@ def _serve_http(srv, spec, token, max_sessions, idle_timeout):
 # %% ../nbs/08_mcp.ipynb #c7b03dde
 def _serve_cmd(args):
     _need_mcp()  # before anything starts
-    ns = {}
-    for spec in args.funcs: ns |= _servable(spec)
+    ns, src = {}, {}
+    for spec in args.funcs:
+        for nm,f in _servable(spec).items():
+            if nm in ns and ns[nm] is not f: raise _Usage(f"two tools named {nm!r}: from {src[nm]!r} and {spec!r} (a client calls a tool by its name alone)")
+            ns[nm], src[nm] = f, spec
     py = None if args.no_python else _python_tool(args.in_process, args.timeout, args.memory_mb)
     if not ns and py is None: raise _Usage("nothing to serve (give module:function names, or drop --no-python)")
     if args.http is None and sys.stdin.isatty():

@@ -225,15 +225,12 @@ def test_http_idle_session_closed():
 
 @pytest.mark.parametrize('transport', ['stdio', 'http'])
 def test_cancel_stops_the_code(transport):
-    "A call the client cancels (`notifications/cancelled`) stops its code: the next call answers at once, not when the old one would have ended"
+    "A call the client cancels (`notifications/cancelled`) stops its code: the next call runs after it, so had the old code gone on it would see x == 2"
     async def go(s):
         assert text(await s.call_tool('python', {'code': 'x = 1'})) == ''
         with anyio.move_on_after(1): await s.call_tool('python', {'code': 'import time\ntime.sleep(20)\nx = 2'})
-        t0 = time.monotonic()
-        r = await s.call_tool('python', {'code': 'x'})
-        return time.monotonic() - t0, r
-    took, r = _drive(transport, ['--timeout', '30'], go)
-    assert took < 5, took
+        return await s.call_tool('python', {'code': 'x'})
+    r = _drive(transport, ['--timeout', '30'], go)
     assert not r.is_error and text(r) == "1", text(r)  # stopped as a timeout stops it: the namespace is kept
 
 def test_address():
@@ -249,3 +246,17 @@ def test_guarded():
     from fncall.mcp import _guarded
     assert [_guarded(h) for h in ('localhost', '127.0.0.1', '0:0:0:0:0:0:0:1')] == ['localhost', '127.0.0.1', '::1']
     assert not any(map(_guarded, ('127.0.0.2', '0.0.0.0', '::', 'example.com')))
+
+@pytest.mark.parametrize('transport', ['stdio', 'http'])
+def test_surrogate_results_are_errors(transport):
+    "A result holding a lone surrogate (a name os.listdir read from bytes that aren't UTF-8) is that call's error result, saying why; the server goes on (it crashed over stdio, and answered an empty 200 over HTTP)"
+    async def go(s):
+        for nm in ('odd_name', 'odd_names'):
+            r = await s.call_tool(nm, {})
+            assert r.is_error and f"the result of tool {nm!r} can't be sent" in text(r) and "holds '\\udce9' at" in text(r) and 'a lone surrogate' in text(r), text(r)
+        r = await s.call_tool('fail_oddly', {})  # an error's own text is shown escaped
+        assert r.is_error and text(r).endswith("FileNotFoundError: caf\\udce9\n"), text(r)
+        r = await s.call_tool('python', {'code': 'print("caf\\udce9")\n"ok"'})
+        assert "caf\\udce9" in text(r) and "'ok'" in text(r), text(r)
+        assert (await s.call_tool('slow', {'s': 0})).structured_content == {'result': 0}  # still serving
+    _drive(transport, ['mcp_team', '--in-process'], go)
