@@ -161,7 +161,7 @@ async def _run_python(ctx, args, pool, every):
     note, h.reopened = (f'Note: this session went {_span(pool.idle)} without a python call, so its namespace was cleared: earlier variables are gone.\n' if h.reopened else ''), False
     return _result(note + str(res), res.status != 'ok')
 
-# %% ../nbs/08_mcp.ipynb #8ed7ca76
+# %% ../nbs/08_mcp.ipynb #feaa67b0
 class _Full(RuntimeError): "No room for another python runner"
 
 class _Held:
@@ -512,7 +512,7 @@ def _security(host, hosts, origins):
     return TransportSecuritySettings(allowed_hosts=(['127.0.0.1:*', 'localhost:*', '[::1]:*'] if loop else []) + [x for h in hosts for x in (h, f'{h}:*')],
                                      allowed_origins=(['http://127.0.0.1:*', 'http://localhost:*', 'http://[::1]:*'] if loop else []) + list(origins))
 
-# %% ../nbs/08_mcp.ipynb #f1a1fca0
+# %% ../nbs/08_mcp.ipynb #16ac6911
 class _Tokens:
     "A `TokenVerifier` (the SDK's protocol) of a fixed set of bearer tokens, each naming its user; looked up by their SHA-256, so no comparison leaks a token's bytes"
     def __init__(self, users): self.users = {hashlib.sha256(t.encode()).digest(): u for t,u in users.items()}
@@ -547,7 +547,7 @@ def _env_token():
     if (f := os.environ.get('FNCALL_TOKEN_FILE')): return _token_file(f)
     return os.environ.get('FNCALL_TOKEN') or None
 
-# %% ../nbs/08_mcp.ipynb #7f335c3a
+# %% ../nbs/08_mcp.ipynb #bddecbdb
 _access = logging.getLogger('fncall.access')
 _RETRY = 5  # seconds a 503 asks a client to wait before it tries again
 
@@ -557,6 +557,10 @@ async def _reply(send, status, body, close=False):
     await send({'type': 'http.response.start', 'status': status, 'headers': [(b'content-type', b'application/json'), (b'content-length', b'%d' % len(b))]
                 + ([(b'connection', b'close')] if close else [])})
     await send({'type': 'http.response.body', 'body': b})
+
+def _rpc_error(msg, rid=None):
+    "A JSON-RPC error saying `msg`: an HTTP client of MCP shows it as the failure of its request"
+    return {'jsonrpc': '2.0', 'id': rid, 'error': {'code': -32000, 'message': msg}}
 
 class _Front:
     "ASGI middleware before all else: the health check, draining, counting requests in flight, the access log, and Retry-After on every 503"
@@ -574,7 +578,7 @@ class _Front:
         stream = scope['method'] == 'GET'  # a session's event stream: open for as long as the client stays
         if not stream: self.busy += 1
         try:
-            if self.draining: await _reply(sent, 503, {'error': 'this server is shutting down: try again (another replica will answer)'}, close=True)
+            if self.draining: await _reply(sent, 503, _rpc_error('this server is shutting down: try again (another replica will answer)'), close=True)
             else: await self.app(scope, self._until_drained(receive) if stream else receive, sent)
         finally:
             if not stream: self.busy -= 1
@@ -613,7 +617,7 @@ def _log(scope, status, took):
     _access.info('%s:%s %s "%s %s%s" %s %.1f ms', *c, u.display_name if getattr(u, 'is_authenticated', False) else '-',
                  scope['method'], scope['path'], scope.get('fncall.call', ''), status, took * 1e3)
 
-# %% ../nbs/08_mcp.ipynb #2214e45f
+# %% ../nbs/08_mcp.ipynb #d4dbdb70
 class _Admit:
     "ASGI middleware after authentication: reads a POST's JSON-RPC message (for the access log); a python call that needs a new runner gets room for one, or a 503"
     def __init__(self, app, pool, stateless, limit): self.app, self.pool, self.stateless, self.limit = app, pool, stateless, limit
@@ -633,7 +637,7 @@ class _Admit:
         if tool == 'python' and self.pool is not None and getattr(scope.get('user'), 'is_authenticated', True):  # else the SDK answers 401
             sid = next((v.decode('latin-1') for k,v in scope['headers'] if k == b'mcp-session-id'), None)
             if self.stateless or sid is None or not self.pool.holds(sid):
-                if not self.pool.reserve(): return await _reply(send, 503, {'jsonrpc': '2.0', 'id': rid, 'error': {'code': -32000, 'message': str(self.pool.full())}})
+                if not self.pool.reserve(): return await _reply(send, 503, _rpc_error(str(self.pool.full()), rid))
                 scope['fncall.slot'] = True  # the call's runner takes it (`_runner`), else it is given back below
         try: await self.app(scope, replay, send)
         finally:
@@ -647,7 +651,7 @@ def _call(body):
     p, show = m.get('params'), lambda s: None if s is None else ''.join(c if c.isprintable() and c != '"' else '?' for c in str(s)[:64])  # fit for a log line
     return m.get('id'), show(m.get('method')), show(p.get('name')) if isinstance(p, dict) and m.get('method') == 'tools/call' else None
 
-# %% ../nbs/08_mcp.ipynb #a29b8195
+# %% ../nbs/08_mcp.ipynb #b646a7de
 def _timed(base, limit):
     "uvicorn's HTTP protocol class `base`, closing a connection that has not sent a request's headers `limit` s after it opened or was last answered"
     class Timed(base):
@@ -689,7 +693,7 @@ def _uvicorn(config, front, drain_timeout):
             return await super().on_tick(counter)
     return Server(config)
 
-# %% ../nbs/08_mcp.ipynb #7cfd09dc
+# %% ../nbs/08_mcp.ipynb #7e4e1662
 def _serve_http(srv, spec, verifier, stateless, max_sessions, idle_timeout, hosts, origins, header_timeout, keep_alive, drain_timeout, access_log):
     import uvicorn
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
