@@ -140,6 +140,7 @@ async def _runner(ctx, pool):
         if (h := st.get('fncall.python')) is None or h.closed:
             st['fncall.python'] = h = await pool.open(key, slot, reopened=h is not None)
             stack.push_async_callback(pool.close, h)
+        h.busy += 1  # until the call ends (`_run_python`): no reaping it meanwhile
     return h
 
 # %% ../nbs/08_mcp.ipynb #3a4bf3f5
@@ -150,7 +151,6 @@ async def _run_python(ctx, args, pool, every):
     except _Full as e: return _result(str(e), True)
     r = h.runner
     def python(code:str): return r.run(code)
-    h.busy += 1
     try: ok, res, msg = await _beating(ctx, _attempt(python, args, None), every, getattr(r, 'timeout', None))
     except anyio.get_cancelled_exc_class():
         if (c := getattr(r, 'cancel', None)):  # the client cancelled: stop the code, so the next call need not wait for it
@@ -648,8 +648,14 @@ def _call(body):
     try: m = json.loads(body)
     except (ValueError, RecursionError): m = None
     if not isinstance(m, dict): return None, None, None
-    p, show = m.get('params'), lambda s: None if s is None else ''.join(c if c.isprintable() and c != '"' else '?' for c in str(s)[:64])  # fit for a log line
-    return m.get('id'), show(m.get('method')), show(p.get('name')) if isinstance(p, dict) and m.get('method') == 'tools/call' else None
+    p = m.get('params')
+    return m.get('id'), _shown(m.get('method')), _shown(p.get('name')) if isinstance(p, dict) and m.get('method') == 'tools/call' else None
+
+def _shown(s):
+    "`s` fit for a log line: at most 64 characters, printable, no double quote"
+    if s is None: return None
+    s = str(s)[:64]
+    return s if s.isprintable() and '"' not in s else ''.join(c if c.isprintable() and c != '"' else '?' for c in s)
 
 # %% ../nbs/08_mcp.ipynb #b646a7de
 def _timed(base, limit):

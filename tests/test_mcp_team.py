@@ -1,5 +1,5 @@
 "`fncall serve --http` serving a team, driven by the mcp SDK's clients and raw HTTP: one budget of sandboxes, idle sandboxes reaped, users bound to their sessions, draining on SIGTERM, cut slow headers, proxies' hosts, stateless serving"
-import json, os, signal, socket, subprocess, time
+import json, os, re, signal, socket, subprocess, time
 import anyio, httpx2, pytest
 from mcp.client.client import Client
 from mcp.client.session import ClientSession
@@ -48,18 +48,19 @@ def test_sessionless_flood_is_bounded():
         assert all(t == 'all 2 python sandboxes of this server are in use: try again in a few seconds' for t in refused), refused[:3]
         assert sorted(map(int, oks)) == sorted(set(map(int, oks)))  # each ran once
         assert anyio.run(until, lambda: health(url).json()['sandboxes'] == 0 and not descendants(url.pid), 30)  # each sessionless sandbox closed with its call
-    with http_server('mcp_team', '--max-sandboxes', '1') as url:  # full: the HTTP answer says so, and when to retry
-        async def full(url):
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(lambda: anyio.to_thread.run_sync(lambda: httpx2.post(url, json=modern('tools/call', {'name': 'python', 'arguments': {'code': 'import time\ntime.sleep(4)'}}),
-                                                                                    headers=MODERN | {'Mcp-Method': 'tools/call', 'Mcp-Name': 'python'}, timeout=60)))
-                assert await until(lambda: health(url).json()['sandboxes'] == 1, 30)
-                r = httpx2.post(url, json=modern('tools/call', {'name': 'python', 'arguments': {'code': '1'}}, rid=7), headers=MODERN | {'Mcp-Method': 'tools/call', 'Mcp-Name': 'python'})
-                assert (r.status_code, r.headers['retry-after'], r.json()['id']) == (503, '5', 7), (r.status_code, r.headers, r.text)
-                assert 'python sandboxes of this server are in use' in r.json()['error']['message']
-                r = httpx2.post(url, json=modern('tools/call', {'name': 'slow', 'arguments': {'s': 0}}), headers=MODERN | {'Mcp-Method': 'tools/call', 'Mcp-Name': 'slow'})
-                assert r.status_code == 200 and r.json()['result']['structuredContent'] == {'result': 0}  # the functions are served all along
-        anyio.run(full, url)
+        anyio.run(_full, url)
+
+async def _full(url):
+    "With both sandboxes taken, the HTTP answer to a python call says so, and when to retry; the functions are served all along"
+    call = lambda name, args, rid=1, **kw: httpx2.post(url, json=modern('tools/call', {'name': name, 'arguments': args}, rid), headers=MODERN | {'Mcp-Method': 'tools/call', 'Mcp-Name': name}, **kw)
+    async with anyio.create_task_group() as tg:
+        for _ in range(2): tg.start_soon(anyio.to_thread.run_sync, lambda: call('python', {'code': 'import time\ntime.sleep(4)'}, timeout=60))
+        assert await until(lambda: health(url).json()['sandboxes'] == 2, 30)
+        r = call('python', {'code': '1'}, rid=7)
+        assert (r.status_code, r.headers['retry-after'], r.json()['id']) == (503, '5', 7), (r.status_code, r.headers, r.text)
+        assert r.json()['error']['message'] == 'all 2 python sandboxes of this server are in use: try again in a few seconds'
+        r = call('slow', {'s': 0})
+        assert r.status_code == 200 and r.json()['result']['structuredContent'] == {'result': 0}
 
 def test_idle_connected_client_is_reaped():
     "A client that stays connected (its GET stream open) but makes no python call for --idle-timeout 2 s loses its sandbox (it was alive at 15 s with --idle-timeout 6); the session goes on, and its next call says the namespace was cleared"
@@ -191,12 +192,11 @@ def test_slow_headers_are_cut():
             s.sendall(b'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
             assert s.recv(100).startswith(b'HTTP/1.1 200')
 
-def test_hosts_and_origins():
+def test_hosts_and_origins(team):
     "Behind a proxy the Host is the proxy's name: refused (421) unless --allow-host names it; --allow-origin lets that site's pages call"
     ping = modern('tools/list', {})
     hs = MODERN | {'Mcp-Method': 'tools/list'}
-    with http_server('mcp_team', '--no-python') as url:
-        assert httpx2.post(url, json=ping, headers=hs | {'Host': 'mcp.example.com'}).status_code == 421
+    assert httpx2.post(team, json=ping, headers=hs | {'Host': 'mcp.example.com', 'Authorization': 'Bearer tok-bob'}).status_code == 421
     with http_server('mcp_team', '--no-python', '--allow-host', 'mcp.example.com', '--allow-origin', 'https://app.example.com') as url:
         for h, want in [({'Host': 'mcp.example.com'}, 200), ({'Host': 'mcp.example.com:443'}, 200), ({}, 200), ({'Host': 'evil.example.com'}, 421),
                         ({'Origin': 'https://app.example.com'}, 200), ({'Origin': 'https://evil.example.com'}, 403)]:
@@ -219,14 +219,13 @@ def test_stateless():
                         headers={'Accept': 'application/json, text/event-stream'})
         assert r.status_code == 200 and 'mcp-session-id' not in r.headers
 
-def test_health_and_access_log():
+def test_health_and_access_log(team):
     "GET /health answers without a token; each request is one line on stderr: client, user, method, tool, status, milliseconds"
-    with http_server('mcp_team', '--max-sandboxes', '3', env={'FNCALL_TOKEN': 'sesame'}) as url:
-        h = health(url)
-        assert h.status_code == 200 and h.json() == {'status': 'ok', 'in_flight': 0, 'sandboxes': 0, 'max_sandboxes': 3}
-        r = httpx2.post(url, json=modern('tools/call', {'name': 'slow', 'arguments': {'s': 0}}), headers=MODERN | {'Mcp-Method': 'tools/call', 'Mcp-Name': 'slow', 'Authorization': 'Bearer sesame'})
-        assert r.status_code == 200
-        assert anyio.run(until, lambda: any('default "POST /mcp tools/call slow" 200 ' in l for l in url.log), 10), url.log
+    h = health(team)
+    assert h.status_code == 200 and h.json()['status'] == 'ok' and set(h.json()) == {'status', 'in_flight', 'sandboxes', 'max_sandboxes'}
+    r = httpx2.post(team, json=modern('tools/call', {'name': 'slow', 'arguments': {'s': 0.01}}), headers=MODERN | {'Mcp-Method': 'tools/call', 'Mcp-Name': 'slow', 'Authorization': 'Bearer tok-alice'})
+    assert r.status_code == 200
+    assert anyio.run(until, lambda: any(re.fullmatch(r'fncall: 127\.0\.0\.1:\d+ alice "POST /mcp tools/call slow" 200 \d+\.\d ms\n', l) for l in team.log), 10), team.log[-3:]
     with http_server('mcp_team', '--no-access-log') as url:
         assert health(url).status_code == 200
         httpx2.post(url, json=modern('ping', {}), headers=MODERN | {'Mcp-Method': 'ping'})
@@ -248,7 +247,7 @@ def test_bad_team_arguments(tmp_path, args, env, msg):
                        env={k: v for k,v in os.environ.items() if not k.startswith('FNCALL_TOKEN')} | env)
     assert p.returncode != 0 and p.stderr.startswith('fncall: ') and msg in p.stderr and p.stderr.count('\n') == 1, p.stderr
 
-def test_token_not_on_any_command_line(tmp_path):
+def test_token_not_on_any_command_line(team):
     "The token is in no process's command line, the server's or its sandboxes' (without bubblewrap the code can read those), and $FNCALL_TOKEN is taken out of the environment code in the server's process sees"
     async def go(url, token, code):
         cmds = [open(f'/proc/{url.pid}/cmdline', 'rb').read()]
@@ -260,9 +259,34 @@ def test_token_not_on_any_command_line(tmp_path):
             out = text(await c.call_tool('python', {'code': code}))
             tg.cancel_scope.cancel()
             return out, cmds
-    with http_server('mcp_team', '--token-file', _token_file(tmp_path, alice='tok-alice-0123')) as url:
-        _, cmds = anyio.run(go, url, 'tok-alice-0123', 'import time\ntime.sleep(3)')
-    assert len(cmds) > 1 and not any(b'tok-alice' in c for c in cmds)
+    _, cmds = anyio.run(go, team, 'tok-alice', 'import time\ntime.sleep(3)')
+    assert len(cmds) > 1 and not any(b'tok-' in c for c in cmds)
     with http_server('mcp_team', '--in-process', env={'FNCALL_TOKEN': 'tok-bob-0123'}) as url:
         out, cmds = anyio.run(go, url, 'tok-bob-0123', 'import os\nos.environ.get("FNCALL_TOKEN")')
     assert out == '' and not any(b'tok-bob' in c for c in cmds)  # None: no repr
+
+def test_request_reading():
+    "What `_Admit` reads of a request, fit for a log line whatever a client sends"
+    from fncall.mcp import _call, _shown
+    assert _call(b'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"python","arguments":{}}}') == (3, 'tools/call', 'python')
+    assert _call(b'{"jsonrpc":"2.0","id":"a","method":"tools/list"}') == ('a', 'tools/list', None)
+    assert _call(b'not json') == _call(b'[1]') == _call(b'[' * 100_000) == (None, None, None)
+    assert _shown('add" 200 1.0 ms\nforged') == 'add? 200 1.0 ms?forged' and len(_shown('x' * 1000)) == 64 and _shown(7) == '7'
+
+def test_pool_budget():
+    "The pool counts runners against its budget, and names it when full"
+    from fncall.mcp import _Pool, _Full, _span
+    p = _Pool(object, most=2, idle=1800)
+    assert p.reserve() and p.reserve() and not p.reserve() and p.n == 2
+    assert str(p.full()) == 'all 2 python sandboxes of this server are in use: try again in a few seconds'
+    assert p.persists(True) == ' until it goes 30 min without a python call' and p.persists(False) is None and _Pool(object).persists(True) == ''
+    assert [_span(s) for s in (2, 90, 1800, 7200)] == ['2 s', '90 s', '30 min', '2 h']
+    with pytest.raises(ValueError, match='max_sandboxes must be at least 1'): _Pool(object, most=0)
+
+def test_token_file_readable_by_others(tmp_path, capsys):
+    "A token file others may read still serves, with a warning on stderr"
+    from fncall.mcp import _token_file
+    (p := tmp_path/'tokens').write_text('ann tok-ann\n\n# a comment\nbo tok-bo\n')
+    p.chmod(0o644)
+    assert _token_file(str(p)) == {'tok-ann': 'ann', 'tok-bo': 'bo'}
+    assert 'can be read by other users of this machine (chmod 600 it)' in capsys.readouterr().err
