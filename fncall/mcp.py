@@ -132,13 +132,13 @@ def _kept(ctx):
 async def _runner(ctx, pool):
     "The python runner of this client, made on its first call (or its first after one was closed idle): over stdio the server's one; over HTTP one per session, or per request without one"
     import anyio
-    if ctx.request is None: st, stack, key, slot = ctx.lifespan_context, ctx.lifespan_context['stack'], None, False  # stdio: one client for the server's life
+    if ctx.request is None: st, stack, key, scope = ctx.lifespan_context, ctx.lifespan_context['stack'], None, {}  # stdio: one client for the server's life
     else:
         conn = ctx.session._connection  # the SDK's per-connection state: an HTTP session's, or a sessionless request's own
-        st, stack, key, slot = conn.state, conn.exit_stack, conn.session_id, ctx.request.scope.pop('fncall.slot', False)
+        st, stack, key, scope = conn.state, conn.exit_stack, conn.session_id, ctx.request.scope
     async with st.setdefault('fncall.lock', anyio.Lock()):
-        if (h := st.get('fncall.python')) is None or h.closed:
-            st['fncall.python'] = h = await pool.open(key, slot, reopened=h is not None)
+        if (h := st.get('fncall.python')) is None or h.closed:  # the room `_Admit` took for this request is this runner's now
+            st['fncall.python'] = h = await pool.open(key, scope.pop('fncall.slot', False), reopened=h is not None)
             stack.push_async_callback(pool.close, h)
         h.busy += 1  # until the call ends (`_run_python`): no reaping it meanwhile
     return h
@@ -359,9 +359,9 @@ def _remote(dispatch, t):
     return tool
 
 def _bare(t):
-    "Is tool `t`'s output schema the SDK's wrapper of a bare value (an int, a list, ...): `<name>Output`, an object of the one property `result`?"
+    "Is tool `t`'s output schema the SDK's wrapper of a bare value (an int, a list, ...): `<function>Output`, an object of the one property `result`?"
     s = _get(t, 'output_schema', 'outputSchema')
-    return isinstance(s, dict) and s.get('title') == f"{_get(t, 'name')}Output" and list(s.get('properties') or ()) == ['result'] and s.get('required') == ['result']
+    return isinstance(s, dict) and str(s.get('title')).endswith('Output') and list(s.get('properties') or ()) == ['result'] and s.get('required') == ['result']
 
 # %% ../nbs/08_mcp.ipynb #a0b17bf9
 def main(argv=None, # The arguments (default: `sys.argv[1:]`)
@@ -614,8 +614,8 @@ class _Front:
 def _log(scope, status, took):
     u = scope.get('user')
     c = scope.get('client') or ('-', 0)
-    _access.info('%s:%s %s "%s %s%s" %s %.1f ms', *c, u.display_name if getattr(u, 'is_authenticated', False) else '-',
-                 scope['method'], scope['path'], scope.get('fncall.call', ''), status, took * 1e3)
+    _access.info('%s:%s %s "%s %s%s" %s %.1f ms', *c, _shown(u.display_name) if getattr(u, 'is_authenticated', False) else '-',
+                 scope['method'], _shown(scope['path']), scope.get('fncall.call', ''), status, took * 1e3)
 
 # %% ../nbs/08_mcp.ipynb #d4dbdb70
 class _Admit:
