@@ -118,6 +118,18 @@ def test_user_b_cannot_use_user_a_session(team):
     anyio.run(go, team)
     assert any(' alice "POST /mcp tools/call python" 200 ' in l for l in team.log) and any(' bob "POST /mcp tools/call python" 404 ' in l for l in team.log), team.log[-5:]
 
+def test_first_calls_at_once_take_one_sandbox(team):
+    "Python calls that open a session's sandbox at once take one sandbox of the budget, and give it back when the session ends"
+    async def go(url):
+        async with httpx2.AsyncClient(headers={'Authorization': 'Bearer tok-alice'}, timeout=httpx2.Timeout(60)) as hc, \
+                   streamable_http_client(url, http_client=hc) as (r, w), ClientSession(r, w) as s:
+            await s.initialize()
+            async with anyio.create_task_group() as tg:
+                for i in range(4): tg.start_soon(s.call_tool, 'python', {'code': f'{i}'})
+            assert health(url).json()['sandboxes'] == 1
+        assert await until(lambda: health(url).json()['sandboxes'] == 0, 30)
+    anyio.run(go, team)
+
 def test_lowercase_bearer(team):
     "RFC 7235: the scheme is case-insensitive, so `Authorization: bearer T` works (it got 401), with the SDK's own client too"
     r = httpx2.post(team, json=modern('tools/call', {'name': 'slow', 'arguments': {'s': 0}}), headers=MODERN | {'Mcp-Method': 'tools/call', 'Mcp-Name': 'slow', 'Authorization': 'bearer tok-bob'})
