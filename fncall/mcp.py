@@ -562,12 +562,14 @@ def _rpc_error(msg, rid=None):
     return {'jsonrpc': '2.0', 'id': rid, 'error': {'code': -32000, 'message': msg}}
 
 class _Front:
-    "ASGI middleware before all else: the health check, draining, counting requests in flight, the access log, and Retry-After on every 503"
-    def __init__(self, app, pool, log=True): self.app, self.pool, self.log, self.busy, self.draining, self._drained = app, pool, log, 0, False, None
+    "The ASGI app uvicorn runs: MCP at /mcp (`app`), the health check at /health; it runs the SDK's session `manager`, drains, counts requests in flight, writes the access log, and adds Retry-After to every 503"
+    def __init__(self, app, manager, pool, log=True): self.app, self.manager, self.pool, self.log, self.busy, self.draining, self._drained = app, manager, pool, log, 0, False, None
 
     async def __call__(self, scope, receive, send):
-        if scope['type'] != 'http': return await self.app(scope, receive, send)
+        if scope['type'] == 'lifespan': return await self.lifespan(receive, send)
+        if scope['type'] != 'http': return await send({'type': 'websocket.close'})
         if scope['path'] == '/health': return await self.health(send)
+        if scope['path'] != '/mcp': return await _reply(send, 404, {'error': 'not found: MCP is served at /mcp'})
         t0, status = time.perf_counter(), [None]
         async def sent(m):
             if m['type'] == 'http.response.start':
@@ -582,6 +584,16 @@ class _Front:
         finally:
             if not stream: self.busy -= 1
             if self.log: _log(scope, status[0], time.perf_counter() - t0)
+
+    async def lifespan(self, receive, send):
+        "Run the SDK's session manager (and with it the server's lifespan) from startup to shutdown"
+        await receive()
+        try: await (run := self.manager.run()).__aenter__()
+        except Exception as e: return await send({'type': 'lifespan.startup.failed', 'message': f'{type(e).__name__}: {e}'})
+        await send({'type': 'lifespan.startup.complete'})
+        await receive()
+        await run.__aexit__(None, None, None)
+        await send({'type': 'lifespan.shutdown.complete'})
 
     async def health(self, send):
         p = self.pool
@@ -703,17 +715,19 @@ def _serve_http(srv, spec, verifier, stateless, max_sessions, idle_timeout, host
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
     from starlette.middleware.authentication import AuthenticationMiddleware
     from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
-    from mcp.server.auth.middleware.bearer_auth import BearerAuthBackend
+    from mcp.server.auth.middleware.bearer_auth import BearerAuthBackend, RequireAuthMiddleware
+    from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
     from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
     host, port = _address(spec)
     if (g := _guarded(host)) is None and verifier is None:
         raise ValueError(f"refusing to serve on {host} without a token (only 127.0.0.1, ::1 and localhost are guarded against other sites' pages): set FNCALL_TOKEN, or give --token-file")
     host, pool = g or host, srv._fncall_pool
-    app = srv.streamable_http_app(host=host, stateless_http=stateless, max_sessions=max_sessions, session_idle_timeout=idle_timeout,
-                                  transport_security=_security(host, hosts, origins), token_verifier=verifier)  # with a verifier, a request without a good token gets 401
+    manager = StreamableHTTPSessionManager(srv, stateless=stateless, security_settings=_security(host, hosts, origins), session_idle_timeout=idle_timeout, max_sessions=max_sessions)
+    app = StreamableHTTPASGIApp(manager)  # what the SDK's streamable_http_app routes /mcp to, without Starlette's router and error layers (12 us a call)
+    if verifier: app = RequireAuthMiddleware(app, [])  # 401 without a good token
     app = _Admit(app, pool, stateless, DEFAULT_MAX_REQUEST_BODY_SIZE)
-    if verifier: app = AuthenticationMiddleware(AuthContextMiddleware(app), backend=BearerAuthBackend(verifier))  # the user of a session is who opened it
-    front = _Front(app, pool, access_log)
+    if verifier: app = AuthenticationMiddleware(AuthContextMiddleware(app), backend=BearerAuthBackend(verifier))  # who calls; the SDK binds a session to who opened it
+    front = _Front(app, manager, pool, access_log)
     sock = socket.socket(socket.AF_INET6 if ':' in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # asyncio sets TCP_NODELAY only on sockets it knows are TCP: else each answer waits ~40 ms on Nagle and delayed ACK
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))

@@ -235,6 +235,8 @@ def test_health_and_access_log(team):
     "GET /health answers without a token; each request is one line on stderr: client, user, method, tool, status, milliseconds"
     h = health(team)
     assert h.status_code == 200 and h.json()['status'] == 'ok' and set(h.json()) == {'status', 'in_flight', 'sandboxes', 'max_sandboxes'}
+    r = httpx2.get(team.replace('/mcp', '/mcp/tools'))
+    assert r.status_code == 404 and r.json() == {'error': 'not found: MCP is served at /mcp'}
     r = httpx2.post(team, json=modern('tools/call', {'name': 'slow', 'arguments': {'s': 0.01}}), headers=MODERN | {'Mcp-Method': 'tools/call', 'Mcp-Name': 'slow', 'Authorization': 'Bearer tok-alice'})
     assert r.status_code == 200
     assert anyio.run(until, lambda: any(re.fullmatch(r'fncall: 127\.0\.0\.1:\d+ alice "POST /mcp tools/call slow" 200 \d+\.\d ms\n', l) for l in team.log), 10), team.log[-3:]
