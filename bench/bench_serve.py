@@ -112,9 +112,14 @@ class Pipe:
         await self.p.wait()
         self.reader.cancel()
 
-async def load(clients, seconds):
-    "(calls/s, p50 s, p99 s) of `clients` (each with `request`) calling `add` one after another for `seconds`"
-    lat, end = [], time.perf_counter() + seconds
+def cpu(pid):
+    "CPU seconds process `pid` has used (its threads' too)"
+    with open(f'/proc/{pid}/stat') as f: t = f.read().rsplit(')', 1)[1].split()
+    return (int(t[11]) + int(t[12])) / os.sysconf('SC_CLK_TCK')
+
+async def load(clients, seconds, pid):
+    "(calls/s, p50 s, p99 s, server CPU s a call) of `clients` (each with `request`) calling `add` one after another for `seconds`"
+    lat, end, c0 = [], time.perf_counter() + seconds, cpu(pid)
     async def one(c, i):
         while (t := time.perf_counter()) < end:
             r = await c.request('tools/call', {'name': 'add', 'arguments': {'a': i, 'b': 1}})
@@ -122,7 +127,7 @@ async def load(clients, seconds):
             assert r['structuredContent'] == {'result': i + 1}, r
     t0 = time.perf_counter()
     await asyncio.gather(*(one(c, i) for i,c in enumerate(clients)))
-    return len(lat) / (time.perf_counter() - t0), *statistics.quantiles(lat, n=100)[49::49]
+    return len(lat) / (time.perf_counter() - t0), *statistics.quantiles(lat, n=100)[49::49], (cpu(pid) - c0) / len(lat)
 
 # ---- the servers ----
 def free_port():
@@ -138,40 +143,45 @@ def http_server(cmd):
             try:
                 with socket.create_connection(('127.0.0.1', port), 0.1): break
             except OSError: time.sleep(0.05)
-        yield port
+        yield port, p.pid
     finally: p.terminate(); p.wait(10)
 
 OURS = [FNCALL, 'serve', 'mcp_typed:add', '--no-python']
 THEIRS = [sys.executable, __file__, '--sdk-server']
 
-async def http_cell(port, mode, n, seconds):
+async def http_cell(server, mode, n, seconds):
+    (port, pid) = server
     cs = [await Conn(port, mode).open() for _ in range(n)]
     try:
-        await load(cs, min(seconds, .3))  # warm: both servers' first calls (imports, caches) out of the figures
-        return await load(cs, seconds)
+        await load(cs, min(seconds, .3), pid)  # warm: both servers' first calls (imports, caches) out of the figures
+        return await load(cs, seconds, pid)
     finally:
         for c in cs: c.close()
 
-async def sdk_client_cell(port, seconds):
+async def sdk_client_cell(server, seconds):
     "The SDK's `Client`, its default mode, one call after another"
     from mcp.client.client import Client
+    (port, pid) = server
     async with Client(f'http://127.0.0.1:{port}/mcp') as c:
         class Req:
             async def request(self, method, params): return (await c.call_tool(params['name'], params['arguments'])).model_dump(by_alias=True)
-        await load([Req()], min(seconds, .3))
-        return await load([Req()], seconds)
+        await load([Req()], min(seconds, .3), pid)
+        return await load([Req()], seconds, pid)
 
 async def stdio_cell(cmd, n, seconds):
     p = await Pipe(cmd).open()
     try:
-        await load([p] * n, min(seconds, .3))
-        return await load([p] * n, seconds)
+        await load([p] * n, min(seconds, .3), p.p.pid)
+        return await load([p] * n, seconds, p.p.pid)
     finally: await p.close()
 
-def best(rs): return max(rs, key=lambda r: r[0])
+def best(rs):
+    "The round with the most calls/s, with the least server CPU a call of all rounds"
+    return (*max(rs, key=lambda r: r[0])[:3], min(r[3] for r in rs))
 
-def row(label, a, b):
-    print(f"{label:34} {a[0]:8.0f} {a[1]*1e3:7.2f} {a[2]*1e3:7.2f}   {b[0]:8.0f} {b[1]*1e3:7.2f} {b[2]*1e3:7.2f}   {a[0]/b[0]:5.2f}x", flush=True)
+def row(label, rs):
+    a, b = map(best, rs)
+    print(f"{label:34} {a[0]:7.0f} {a[1]*1e3:6.2f} {a[2]*1e3:6.2f} {a[3]*1e6:5.0f}   {b[0]:7.0f} {b[1]*1e3:6.2f} {b[2]*1e3:6.2f} {b[3]*1e6:5.0f}   {a[0]/b[0]:5.2f}x {b[3]/a[3]:5.2f}x", flush=True)
 
 def main():
     ap = argparse.ArgumentParser()
@@ -180,8 +190,8 @@ def main():
     ap.add_argument('--only', choices=['http', 'stdio'])
     a = ap.parse_args()
     if PIN: os.sched_setaffinity(0, {1})
-    print(f"{'':34} {'fncall serve':>24}   {'SDK MCPServer':>24}")
-    print(f"{'transport / mode / clients':34} {'calls/s':>8} {'p50 ms':>7} {'p99 ms':>7}   {'calls/s':>8} {'p50 ms':>7} {'p99 ms':>7}   ratio")
+    print(f"{'':34} {'fncall serve':>28}   {'SDK MCPServer':>28}   {'ratio':>12}")
+    print(f"{'transport / mode / clients':34}" + f" {'calls/s':>7} {'p50 ms':>6} {'p99 ms':>6} {'cpu us':>5}  " * 2 + f" {'calls/s':>6} {'cpu':>6}")
     if a.only != 'stdio':
         for stateless in ('', 'stateless'):
             ours = OURS + ['--max-sessions', '1000'] + (['--stateless'] if stateless else []) + ['--http']
@@ -193,20 +203,21 @@ def main():
                     for n in CLIENTS:
                         rs = ([], [])
                         for _ in range(a.rounds):
-                            for port, r in zip((po, pt), rs): r.append(asyncio.run(http_cell(port, mode, n, a.seconds)))
-                        row(f"http  {mode:11} {n:3} clients", best(rs[0]), best(rs[1]))
+                            for server, r in zip((po, pt), rs): r.append(asyncio.run(http_cell(server, mode, n, a.seconds)))
+                        row(f"http  {mode:11} {n:3} clients", rs)
                 if not stateless:
                     rs = ([], [])
                     for _ in range(a.rounds):
-                        for port, r in zip((po, pt), rs): r.append(asyncio.run(sdk_client_cell(port, a.seconds)))
-                    row("http  the SDK's Client, 1 client", best(rs[0]), best(rs[1]))
+                        for server, r in zip((po, pt), rs): r.append(asyncio.run(sdk_client_cell(server, a.seconds)))
+                    row("http  the SDK's Client, 1 client", rs)
     if a.only != 'http':
         for n in CLIENTS:
             rs = ([], [])
             for _ in range(a.rounds):
                 for cmd, r in zip((OURS, THEIRS + ['stdio']), rs): r.append(asyncio.run(stdio_cell(cmd, n, a.seconds)))
-            row(f"stdio {n:3} in flight", best(rs[0]), best(rs[1]))
-    print(f"(best of {a.rounds} interleaved rounds of {a.seconds} s; ratio: fncall's calls/s over the SDK's; "
+            row(f"stdio {n:3} in flight", rs)
+    print(f"(best of {a.rounds} interleaved rounds of {a.seconds} s; cpu us: the server's CPU time a call; ratios: fncall's calls/s over the SDK's, "
+          "the SDK server's CPU a call over fncall's (above 1: fncall does the call with less); "
           + ("servers pinned to cpu 0, clients to cpu 1)" if PIN else "not pinned: fewer than 2 cpus)"))
 
 if __name__ == '__main__':

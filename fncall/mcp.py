@@ -630,28 +630,41 @@ def _log(scope, status, took):
 
 # %% ../nbs/08_mcp.ipynb #d4dbdb70
 class _Admit:
-    "ASGI middleware after authentication: reads a POST's JSON-RPC message (for the access log); a python call that needs a new runner gets room for one, or a 503"
-    def __init__(self, app, pool, stateless, limit): self.app, self.pool, self.stateless, self.limit = app, pool, stateless, limit
+    "ASGI middleware after authentication: reads what a POST calls (for the access log); a python call that needs a new runner gets room for one, or a 503"
+    def __init__(self, app, pool, stateless, limit):
+        from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+        self.app, self.pool, self.stateless, self.limit, self.handshake = app, pool, stateless, limit, {v.encode() for v in HANDSHAKE_PROTOCOL_VERSIONS}
 
     async def __call__(self, scope, receive, send):
         if scope['type'] != 'http' or scope['method'] != 'POST': return await self.app(scope, receive, send)
+        hs = dict(scope['headers'])
+        if b'mcp-method' in hs and hs.get(b'mcp-protocol-version') not in self.handshake:  # sessionless (2026-07-28): its headers say what it calls, and the SDK holds them to the body
+            body, method, tool = None, _shown(hs[b'mcp-method'].decode('latin-1')), _shown(hs[b'mcp-name'].decode('latin-1')) if b'mcp-name' in hs else None
+        else:
+            body, receive = await self.read(receive)
+            _, method, tool = _call(body or b'')
+        if method: scope['fncall.call'] = f' {method}' + (f' {tool}' if tool else '')
+        if tool == 'python' and self.pool is not None and getattr(scope.get('user'), 'is_authenticated', True):  # else the SDK answers 401
+            sid = hs.get(b'mcp-session-id')
+            if self.stateless or sid is None or not self.pool.holds(sid.decode('latin-1')):
+                if not self.pool.reserve():
+                    if body is None: body = (await self.read(receive))[0]
+                    return await _reply(send, 503, _rpc_error(str(self.pool.full()), _call(body or b'')[0]))
+                scope['fncall.slot'] = True  # the call's runner takes it (`_runner`), else it is given back below
+        try: await self.app(scope, receive, send)
+        finally:
+            if scope.pop('fncall.slot', False): self.pool.n -= 1
+
+    async def read(self, receive):
+        "(the body, or None if it is over the limit or cut short; a `receive` that gives what was read again)"
         msgs, size = [m := await receive()], len(m.get('body', b''))
         while m['type'] == 'http.request' and m.get('more_body') and size <= self.limit:  # a body in pieces: read on, up to the limit
             msgs.append(m := await receive())
             size += len(m.get('body', b''))
-        if (whole := m['type'] == 'http.request' and not m.get('more_body')) and len(msgs) > 1:
-            msgs = [{'type': 'http.request', 'body': b''.join(m.get('body', b'') for m in msgs), 'more_body': False}]
+        whole = m['type'] == 'http.request' and not m.get('more_body')
+        if whole and len(msgs) > 1: msgs = [{'type': 'http.request', 'body': b''.join(m.get('body', b'') for m in msgs), 'more_body': False}]
         async def replay(): return msgs.pop(0) if msgs else await receive()
-        rid, method, tool = _call(msgs[0]['body']) if whole else (None, None, None)
-        if method: scope['fncall.call'] = f' {method}' + (f' {tool}' if tool else '')
-        if tool == 'python' and self.pool is not None and getattr(scope.get('user'), 'is_authenticated', True):  # else the SDK answers 401
-            sid = next((v.decode('latin-1') for k,v in scope['headers'] if k == b'mcp-session-id'), None)
-            if self.stateless or sid is None or not self.pool.holds(sid):
-                if not self.pool.reserve(): return await _reply(send, 503, _rpc_error(str(self.pool.full()), rid))
-                scope['fncall.slot'] = True  # the call's runner takes it (`_runner`), else it is given back below
-        try: await self.app(scope, replay, send)
-        finally:
-            if scope.pop('fncall.slot', False): self.pool.n -= 1
+        return msgs[0].get('body', b'') if whole else None, replay
 
 def _call(body):
     "(id, method, tool name) of the JSON-RPC request in `body`; Nones for what it lacks"
@@ -669,24 +682,19 @@ def _shown(s):
 
 # %% ../nbs/08_mcp.ipynb #b646a7de
 def _timed(base, limit):
-    "uvicorn's HTTP protocol class `base`, closing a connection that has not sent a request's headers `limit` s after it opened or was last answered"
+    "uvicorn's HTTP protocol class `base`, closing a connection that sends nothing for `limit` s after it opens, or that takes longer to send a request's headers from their first byte"
     class Timed(base):
         def connection_made(self, transport):
             super().connection_made(transport)
-            self._seen, self._cut = None, None
-            self._arm()
-        def _arm(self):
-            if self.cycle is not None and self.cycle is not self._seen: self._seen = self.cycle  # a pipelined request's headers are in
-            else: self._cut = self.loop.call_later(limit, lambda: self.transport.is_closing() or self.transport.close())
+            self._cut = self.loop.call_later(limit, self._close)
+        def _close(self): self.transport.is_closing() or self.transport.close()
         def data_received(self, data):
+            was = self.cycle
             super().data_received(data)
-            if self.cycle is not None and self.cycle is not self._seen and self._cut:  # a request's headers are in: it has begun
-                self._seen = self.cycle
-                self._cut.cancel(); self._cut = None
-        def on_response_complete(self):
-            super().on_response_complete()
-            if self._cut: self._cut.cancel()
-            self._arm()
+            if self.cycle is not was:  # a request's headers are all in (mostly in the piece they began in: no timer at all)
+                if self._cut: self._cut.cancel(); self._cut = None
+            elif self._cut is None and (was is None or was.response_complete):  # the first piece of a request's headers, not all of them
+                self._cut = self.loop.call_later(limit, self._close)
         def connection_lost(self, exc):
             if self._cut: self._cut.cancel()
             super().connection_lost(exc)
