@@ -2,7 +2,8 @@
 (a session per client, protocol 2025-11-25; sessionless, protocol 2026-07-28; and `--stateless` against the SDK's `stateless_http`)
 and over stdio, with 1, 10 and 50 clients calling as fast as they can. The clients speak raw HTTP/1.1 (or raw JSON lines over stdio)
 from this process, pinned to another core than the servers, so the figures are the servers'; one row drives each server with the
-SDK's own `Client` in its default mode. Each cell is the best of ROUNDS rounds, fncall's and the SDK's rounds interleaved.
+SDK's own `Client` in its default mode. Each cell is the best of ROUNDS rounds, fncall's and the SDK's rounds interleaved; beside calls/s,
+each server's CPU time a call (from /proc), which other processes on the machine move far less than calls/s.
 Over stdio a server has one client: there "clients" are calls in flight on its one pipe.
 Run from the repository root: `python bench/bench_serve.py [--seconds S] [--rounds R] [--only http|stdio]`."""
 import argparse, asyncio, contextlib, json, os, socket, statistics, subprocess, sys, time
