@@ -44,6 +44,7 @@ def mcp_server(
         return _result(res[0], structured=res[1]) if ok else _result(msg, True)
     schemas = {t.name: t.input_schema for t in tools} | ({'python': pys[True].input_schema} if pys else {})  # a sessionless call's Mcp-Param headers are checked against these, else against a whole tools/list
     srv = Server(name, version=version, lifespan=_lifespan, on_list_tools=list_tools, on_call_tool=call_tool, get_tool_input_schema=schemas.get)
+    srv.middleware.append(_noted)  # over HTTP, each request's method and tool go to the access log
     srv._fncall_pool = pool  # the HTTP front admits python calls by it
     return srv
 
@@ -63,6 +64,19 @@ def _mcp_tool(nm, f, out):
     s = tool_schema(get_schema(f, pname='inputSchema', evalable=True, name=nm), 'mcp')
     i = _info(f)
     return types.Tool(**s, title=i.get('title'), annotations=i.get('annotations'), outputSchema=out.output_schema if out else None)
+
+async def _noted(ctx, call_next):
+    "Server middleware: what an HTTP request calls, for its line in the access log"
+    if ctx.request is not None:
+        p = ctx.params if ctx.method == 'tools/call' and isinstance(ctx.params, dict) else {}
+        ctx.request.scope['fncall.call'] = f' {_shown(ctx.method)}' + (f" {_shown(p['name'])}" if 'name' in p else '')
+    return await call_next(ctx)
+
+def _shown(s):
+    "`s` fit for a log line: at most 64 characters, printable, no double quote"
+    if s is None: return None
+    s = str(s)[:64]
+    return s if s.isprintable() and '"' not in s else ''.join(c if c.isprintable() and c != '"' else '?' for c in s)
 
 # %% ../nbs/08_mcp.ipynb #5ab80e21
 def _need_mcp():
@@ -630,27 +644,24 @@ def _log(scope, status, took):
 
 # %% ../nbs/08_mcp.ipynb #d4dbdb70
 class _Admit:
-    "ASGI middleware after authentication: reads what a POST calls (for the access log); a python call that needs a new runner gets room for one, or a 503"
+    "ASGI middleware after authentication: a python call that needs a new runner gets room for one, or a 503"
     def __init__(self, app, pool, stateless, limit):
         from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
         self.app, self.pool, self.stateless, self.limit, self.handshake = app, pool, stateless, limit, {v.encode() for v in HANDSHAKE_PROTOCOL_VERSIONS}
 
     async def __call__(self, scope, receive, send):
-        if scope['type'] != 'http' or scope['method'] != 'POST': return await self.app(scope, receive, send)
-        hs = dict(scope['headers'])
-        if b'mcp-method' in hs and hs.get(b'mcp-protocol-version') not in self.handshake:  # sessionless (2026-07-28): its headers say what it calls, and the SDK holds them to the body
-            body, method, tool = None, _shown(hs[b'mcp-method'].decode('latin-1')), _shown(hs[b'mcp-name'].decode('latin-1')) if b'mcp-name' in hs else None
+        if self.pool is None or scope['type'] != 'http' or scope['method'] != 'POST': return await self.app(scope, receive, send)
+        hs, body = dict(scope['headers']), None
+        if b'mcp-method' in hs and hs.get(b'mcp-protocol-version') not in self.handshake: python = hs.get(b'mcp-name') == b'python'  # sessionless (2026-07-28): the SDK holds these headers to the body
+        elif not self.stateless and (sid := hs.get(b'mcp-session-id')) and self.pool.holds(sid.decode('latin-1')): python = False  # its session has a runner
         else:
             body, receive = await self.read(receive)
-            _, method, tool = _call(body or b'')
-        if method: scope['fncall.call'] = f' {method}' + (f' {tool}' if tool else '')
-        if tool == 'python' and self.pool is not None and getattr(scope.get('user'), 'is_authenticated', True):  # else the SDK answers 401
-            sid = hs.get(b'mcp-session-id')
-            if self.stateless or sid is None or not self.pool.holds(sid.decode('latin-1')):
-                if not self.pool.reserve():
-                    if body is None: body = (await self.read(receive))[0]
-                    return await _reply(send, 503, _rpc_error(str(self.pool.full()), _call(body or b'')[0]))
-                scope['fncall.slot'] = True  # the call's runner takes it (`_runner`), else it is given back below
+            python = body is not None and b'python' in body and _call(body)[2] == 'python'
+        if python and getattr(scope.get('user'), 'is_authenticated', True):  # else the SDK answers 401
+            if not self.pool.reserve():
+                if body is None: body = (await self.read(receive))[0]
+                return await _reply(send, 503, _rpc_error(str(self.pool.full()), _call(body or b'')[0]))
+            scope['fncall.slot'] = True  # the call's runner takes it (`_runner`), else it is given back below
         try: await self.app(scope, receive, send)
         finally:
             if scope.pop('fncall.slot', False): self.pool.n -= 1
@@ -673,12 +684,6 @@ def _call(body):
     if not isinstance(m, dict): return None, None, None
     p = m.get('params')
     return m.get('id'), _shown(m.get('method')), _shown(p.get('name')) if isinstance(p, dict) and m.get('method') == 'tools/call' else None
-
-def _shown(s):
-    "`s` fit for a log line: at most 64 characters, printable, no double quote"
-    if s is None: return None
-    s = str(s)[:64]
-    return s if s.isprintable() and '"' not in s else ''.join(c if c.isprintable() and c != '"' else '?' for c in s)
 
 # %% ../nbs/08_mcp.ipynb #b646a7de
 def _timed(base, limit):

@@ -116,7 +116,7 @@ def test_user_b_cannot_use_user_a_session(team):
                 assert r.is_error and "NameError: name 'secret'" in text(r)
             assert text(await a.call_tool('python', {'code': 'secret + 1'})) == '42'
     anyio.run(go, team)
-    assert any(' alice "POST /mcp tools/call python" 200 ' in l for l in team.log) and any(' bob "POST /mcp tools/call python" 404 ' in l for l in team.log), team.log[-5:]
+    assert any(' alice "POST /mcp tools/call python" 200 ' in l for l in team.log) and any(' bob "POST /mcp" 404 ' in l for l in team.log), team.log[-5:]
 
 def test_first_calls_at_once_take_one_sandbox(team):
     "Python calls that open a session's sandbox at once take one sandbox of the budget, and give it back when the session ends"
