@@ -8,7 +8,7 @@ Docs: https://fncall.github.io/fncall/mcp.html.md"""
 __all__ = ['mcp_server', 'tool_info', 'serve', 'mcp_tools']
 
 # %% ../nbs/08_mcp.ipynb #3ac156a8
-import argparse, contextlib, contextvars, functools, hashlib, hmac, importlib, importlib.util, inspect, io, ipaddress, json, math, os, shlex, socket, sys, threading, time
+import argparse, contextlib, contextvars, functools, gc, hashlib, hmac, importlib, importlib.util, inspect, io, ipaddress, json, math, os, shlex, socket, sys, threading, time
 from . import __version__
 from .schema import get_schema
 from .call import mk_ns, _attempt
@@ -768,6 +768,7 @@ def _serve_cmd(args):
     if args.http is None and sys.stdin.isatty():
         cmd = shlex.join(['fncall', *sys.argv[1:]]) if sys.argv[1:2] == ['serve'] else 'fncall serve ...'
         print(f"fncall: waiting for an MCP client on stdin (Ctrl-D to quit); try it: npx @modelcontextprotocol/inspector {cmd}", file=sys.stderr, flush=True)
+    gc.collect(); gc.freeze()  # what starting made stays: the collector no longer scans it on each pass (a fifth of a call's CPU with 50 HTTP clients)
     serve(ns, args.name, py, **opts)
 
 def _cli_token(args):
