@@ -1,5 +1,5 @@
 "`fncall serve --http` serving a team, driven by the mcp SDK's clients and raw HTTP: one budget of sandboxes, idle sandboxes reaped, users bound to their sessions, draining on SIGTERM, cut slow headers, proxies' hosts, stateless serving"
-import json, os, re, signal, socket, subprocess, time
+import json, os, re, signal, socket, subprocess, sys, time
 import anyio, httpx2, pytest
 from mcp.client.client import Client
 from mcp.client.session import ClientSession
@@ -118,6 +118,21 @@ def test_user_b_cannot_use_user_a_session(team):
     anyio.run(go, team)
     assert any(' alice "POST /mcp tools/call python" 200 ' in l for l in team.log) and any(' bob "POST /mcp" 404 ' in l for l in team.log), team.log[-5:]
 
+def test_token_verifier():
+    "`serve` takes a team's own `TokenVerifier`; sessions are then bound to the users it names"
+    p = subprocess.Popen([sys.executable, 'mcp_verifier.py', '0'], cwd=HERE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = re.search(r'(http://\S+/mcp)', p.stderr.readline()).group(1)
+        call = lambda token: httpx2.post(url, json=modern('tools/call', {'name': 'slow', 'arguments': {'s': 0}}), headers=MODERN | {'Mcp-Method': 'tools/call', 'Mcp-Name': 'slow', 'Authorization': f'Bearer {token}'})
+        assert call('stamp-ann').json()['result']['structuredContent'] == {'result': 0} and call('nope').status_code == 401
+        init = {'jsonrpc': '2.0', 'id': 1, 'method': 'initialize', 'params': {'protocolVersion': '2025-11-25', 'capabilities': {}, 'clientInfo': {'name': 't', 'version': '1'}}}
+        h = {'Accept': 'application/json, text/event-stream'}
+        sid = httpx2.post(url, json=init, headers=h | {'Authorization': 'Bearer stamp-ann'}).headers['mcp-session-id']
+        ping = {'jsonrpc': '2.0', 'id': 2, 'method': 'ping'}
+        h |= {'Mcp-Session-Id': sid, 'MCP-Protocol-Version': '2025-11-25'}
+        assert [httpx2.post(url, json=ping, headers=h | {'Authorization': f'Bearer stamp-{u}'}).status_code for u in ('ann', 'bo')] == [200, 404]
+    finally: p.terminate(); p.wait(30)
+
 def test_first_calls_at_once_take_one_sandbox(team):
     "Python calls that open a session's sandbox at once take one sandbox of the budget, and give it back when the session ends"
     async def go(url):
@@ -186,9 +201,9 @@ def _refused(url):
     except httpx2.TransportError: return False
 
 def test_slow_headers_are_cut():
-    "60 connections that send a request line and stop (and one that sends nothing) are closed after --header-timeout; a client with a token is answered meanwhile (they were never closed, and it waited 20 s)"
+    "60 connections that send a request line and stop (and one that sends nothing) are closed after --header-timeout; a client with a token is answered meanwhile (they were never closed, and it waited 20 s); a connection idle after an answer is closed after --keep-alive"
     limit = 2
-    with http_server('mcp_team', '--header-timeout', str(limit), env={'FNCALL_TOKEN': 'sesame'}) as url:
+    with http_server('mcp_team', '--header-timeout', str(limit), '--keep-alive', '1', env={'FNCALL_TOKEN': 'sesame'}) as url:
         port = int(url.rsplit(':', 1)[1].split('/')[0])
         socks = [socket.create_connection(('127.0.0.1', port)) for _ in range(61)]
         for s in socks[1:]: s.sendall(b'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n')
@@ -200,9 +215,11 @@ def test_slow_headers_are_cut():
         for s in socks: s.settimeout(limit*3 + 10 - (time.monotonic() - t0))
         assert [s.recv(100) for s in socks] == [b''] * 61  # each closed by the server, nothing sent
         for s in socks: s.close()
-        with socket.create_connection(('127.0.0.1', port)) as s:  # a request that does come in time is answered
+        with socket.create_connection(('127.0.0.1', port)) as s:  # a request that does come in time is answered; the connection then idles out
             s.sendall(b'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
-            assert s.recv(100).startswith(b'HTTP/1.1 200')
+            assert s.recv(1000).startswith(b'HTTP/1.1 200')
+            s.settimeout(1*3 + 10)
+            assert s.recv(100) == b''
 
 def test_hosts_and_origins(team):
     "Behind a proxy the Host is the proxy's name: refused (421) unless --allow-host names it; --allow-origin lets that site's pages call"
