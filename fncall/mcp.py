@@ -8,7 +8,7 @@ Docs: https://fncall.github.io/fncall/mcp.html.md"""
 __all__ = ['mcp_server', 'tool_info', 'serve', 'mcp_tools']
 
 # %% ../nbs/08_mcp.ipynb #3ac156a8
-import argparse, contextlib, contextvars, functools, hashlib, hmac, importlib, importlib.util, inspect, io, ipaddress, json, os, shlex, socket, sys, threading, time
+import argparse, contextlib, contextvars, functools, gc, hashlib, hmac, importlib, importlib.util, inspect, io, ipaddress, json, math, os, shlex, socket, sys, threading, time
 from . import __version__
 from .schema import get_schema
 from .call import mk_ns, _attempt
@@ -23,6 +23,8 @@ def mcp_server(
     python=None, # Makes each session's `python` tool runner (a `Sandbox`, or anything with `run(code)->RunResult`); None: no python tool
     version:str=__version__, # The version clients see in `serverInfo`
     progress_every:float=1., # Seconds between progress notifications while a call runs (when the client asks for them)
+    max_sandboxes:int|None=None, # Most python runners alive at once, over all clients (None: no limit); a call that needs one more is refused
+    idle_timeout:float|None=None, # Seconds after its last python call that a client's runner is closed, whatever else the client does (None: kept)
 ):
     "An MCP server (the SDK's low-level `Server`) whose tools are the functions in `ns`"
     types = _need_mcp()
@@ -31,15 +33,20 @@ def mcp_server(
     if python is not None and 'python' in ns: raise ValueError("a served function is called 'python', like the python tool: rename it, or leave the python tool out (--no-python)")
     outs = {nm: _output(f) for nm,f in ns.items()}
     tools = [_mcp_tool(nm, f, outs[nm]) for nm,f in ns.items()]
-    if python is not None: tools.append(_mcp_tool('python', _python_doc, None))
-    async def list_tools(ctx, params): return types.ListToolsResult(tools=tools)
+    pool = None if python is None else _Pool(python, max_sandboxes, idle_timeout)
+    pys = None if pool is None else {k: _mcp_tool('python', _python_doc(pool.persists(k)), None) for k in (True, False)}
+    async def list_tools(ctx, params): return types.ListToolsResult(tools=tools + ([pys[_kept(ctx)]] if pys else []))
     async def call_tool(ctx, params):
         nm, args = params.name, params.arguments or {}
-        if python is not None and nm == 'python': return await _run_python(ctx, args, python, progress_every)
+        if pool is not None and nm == 'python': return await _run_python(ctx, args, pool, progress_every)
         out = outs.get(nm)  # a tool's sys.exit, or a result that can't be sent, is that call's error:
         ok, res, msg = await _beating(ctx, _attempt(nm, args, ns, out=lambda r: _sendable(r, out)), progress_every)
         return _result(res[0], structured=res[1]) if ok else _result(msg, True)
-    return Server(name, version=version, lifespan=_lifespan, on_list_tools=list_tools, on_call_tool=call_tool)
+    schemas = {t.name: t.input_schema for t in tools} | ({'python': pys[True].input_schema} if pys else {})  # a sessionless call's Mcp-Param headers are checked against these, else against a whole tools/list
+    srv = Server(name, version=version, lifespan=_lifespan, on_list_tools=list_tools, on_call_tool=call_tool, get_tool_input_schema=schemas.get)
+    srv.middleware.append(_noted)  # over HTTP, each request's method and tool go to the access log
+    srv._fncall_pool = pool  # the HTTP front admits python calls by it
+    return srv
 
 # %% ../nbs/08_mcp.ipynb #00106568
 def _info(f): return getattr(f, '__mcp_info__', None) or {}
@@ -58,6 +65,19 @@ def _mcp_tool(nm, f, out):
     i = _info(f)
     return types.Tool(**s, title=i.get('title'), annotations=i.get('annotations'), outputSchema=out.output_schema if out else None)
 
+async def _noted(ctx, call_next):
+    "Server middleware: what an HTTP request calls, for its line in the access log"
+    if ctx.request is not None:
+        p = ctx.params if ctx.method == 'tools/call' and isinstance(ctx.params, dict) else {}
+        ctx.request.scope['fncall.call'] = f' {_shown(ctx.method)}' + (f" {_shown(p['name'])}" if 'name' in p else '')
+    return await call_next(ctx)
+
+def _shown(s):
+    "`s` fit for a log line: at most 64 characters, printable, no double quote"
+    if s is None: return None
+    s = str(s)[:64]
+    return s if s.isprintable() and '"' not in s else ''.join(c if c.isprintable() and c != '"' else '?' for c in s)
+
 # %% ../nbs/08_mcp.ipynb #5ab80e21
 def _need_mcp():
     "The SDK's types module, imported on first use: the SDK takes longer to import than all of fncall"
@@ -67,20 +87,30 @@ def _need_mcp():
 
 # %% ../nbs/08_mcp.ipynb #4c1c675f
 def _result(text, err=False, structured=None):
+    "A tool result of `text`: one that can't be written as UTF-8 (a lone surrogate) is shown escaped, never a crashed transport"
     types = _need_mcp()
+    if not text.isascii(): text = text.encode('utf-8', 'backslashreplace').decode()
     return types.CallToolResult(content=[types.TextContent(type='text', text=text)], isError=err, structuredContent=structured)
 
 def _json(res):
     "Result `res` as text: a string as it is, anything else as JSON (a dataclass or pydantic model by its fields)"
     if isinstance(res, str): return res
-    try: return json.dumps(res)
+    try: return json.dumps(res, ensure_ascii=False)
     except (TypeError, ValueError):
         import pydantic_core
-        return json.dumps(pydantic_core.to_jsonable_python(res, fallback=str))
+        return json.dumps(pydantic_core.to_jsonable_python(res, fallback=str), ensure_ascii=False)
+
+def _utf8(text):
+    "`text`, if it can be sent: a lone surrogate (from bytes that aren't UTF-8, as `os.listdir` gives for such a name) can't be"
+    if not text.isascii():
+        try: text.encode()
+        except UnicodeEncodeError as e: raise ValueError(f"its text holds {text[e.start]!r} at {e.start}, a lone surrogate (bytes that aren't UTF-8, e.g. a file name): "
+                                                         "send it escaped, as s.encode('utf-8', 'backslashreplace').decode() does") from None
+    return text
 
 def _sendable(res, out):
-    "(JSON text, structured content) of result `res`: the structured content as `MCPServer` makes it from the tool's output schema `out`, if it has one"
-    return _json(res), out.convert_result(res).structured_content if out else None
+    "(JSON text, structured content) of result `res`: the structured content as `MCPServer` makes it from the tool's output schema `out`, if it has one; the text holds every string of both"
+    return _utf8(_json(res)), out.convert_result(res).structured_content if out else None
 
 # %% ../nbs/08_mcp.ipynb #3c709b10
 async def _beating(ctx, work, every, total=None):
@@ -99,24 +129,107 @@ async def _beating(ctx, work, every, total=None):
         finally: tg.cancel_scope.cancel()
 
 # %% ../nbs/08_mcp.ipynb #1ed77ee8
-def _python_doc(code:str, # Python code to run
-               ):
-    "Executes python `code` and returns what it printed and the repr of its final expression (similar to IPython); variables, imports and functions persist between calls of this session."
+def _python_doc(kept:str|None):
+    "The python tool, described as what persists between its calls: `kept` says how long, or None: nothing does"
+    def python(code:str, # Python code to run
+              ): ...
+    python.__doc__ = ("Executes python `code` and returns what it printed and the repr of its final expression (similar to IPython); " +
+                      (f"variables, imports and functions persist between calls of this session{kept}." if kept is not None else
+                       "each call runs in a fresh interpreter: nothing persists between calls, so define and use things in one call."))
+    python.__mcp_info__ = dict(title='Python', annotations=dict(readOnlyHint=False, destructiveHint=True, idempotentHint=False, openWorldHint=True))
+    return python
 
-_python_doc.__mcp_info__ = dict(title='Python', annotations=dict(readOnlyHint=False, destructiveHint=True, idempotentHint=False, openWorldHint=True))
+def _kept(ctx):
+    "Does this client keep a python namespace between calls? Over stdio it does, over HTTP in a session; a sessionless request runs alone"
+    return ctx.request is None or ctx.session._connection.session_id is not None
 
-async def _runner(ctx, make):
-    "The python runner of this client: over HTTP, one per MCP session (closed with it); over stdio, the server's one"
+async def _runner(ctx, pool):
+    "The python runner of this client, made on its first call (or its first after one was closed idle): over stdio the server's one; over HTTP one per session, or per request without one"
     import anyio
-    if ctx.request is None: st, stack = ctx.lifespan_context, ctx.lifespan_context['stack']  # stdio: one client for the server's life
+    if ctx.request is None: st, stack, key, scope = ctx.lifespan_context, ctx.lifespan_context['stack'], None, {}  # stdio: one client for the server's life
     else:
         conn = ctx.session._connection  # the SDK's per-connection state: an HTTP session's, or a sessionless request's own
-        st, stack = conn.state, conn.exit_stack
+        st, stack, key, scope = conn.state, conn.exit_stack, conn.session_id, ctx.request.scope
     async with st.setdefault('fncall.lock', anyio.Lock()):
-        if (r := st.get('fncall.python')) is None:
-            r = st['fncall.python'] = await anyio.to_thread.run_sync(make)
-            stack.push_async_callback(_close, r)
-    return r
+        if (h := st.get('fncall.python')) is None or h.closed:  # the room `_Admit` took for this request is this runner's now
+            st['fncall.python'] = h = await pool.open(key, scope.pop('fncall.slot', False), reopened=h is not None)
+            stack.push_async_callback(pool.close, h)
+        h.busy += 1  # until the call ends (`_run_python`): no reaping it meanwhile
+    return h
+
+# %% ../nbs/08_mcp.ipynb #3a4bf3f5
+async def _run_python(ctx, args, pool, every):
+    "Run the python tool: its failures (an exception, a timeout, a killed worker, no room for another runner) are error results"
+    import anyio
+    try: h = await _runner(ctx, pool)
+    except _Full as e: return _result(str(e), True)
+    r = h.runner
+    def python(code:str): return r.run(code)
+    try: ok, res, msg = await _beating(ctx, _attempt(python, args, None), every, getattr(r, 'timeout', None))
+    except anyio.get_cancelled_exc_class():
+        if (c := getattr(r, 'cancel', None)):  # the client cancelled: stop the code, so the next call need not wait for it
+            with anyio.CancelScope(shield=True): await anyio.to_thread.run_sync(c)
+        raise
+    finally: h.busy, h.last = h.busy - 1, time.monotonic()
+    if not ok: return _result(msg, True)
+    note, h.reopened = (f'Note: this session went {_span(pool.idle)} without a python call, so its namespace was cleared: earlier variables are gone.\n' if h.reopened else ''), False
+    return _result(note + str(res), res.status != 'ok')
+
+# %% ../nbs/08_mcp.ipynb #feaa67b0
+class _Full(RuntimeError): "No room for another python runner"
+
+class _Held:
+    "A python runner in use: by which session (None: a request of its own), since when idle, running how many calls"
+    def __init__(self, runner, key, reopened): self.runner, self.key, self.reopened, self.last, self.busy, self.closed = runner, key, reopened, time.monotonic(), 0, False
+
+class _Pool:
+    "The python runners of all clients, made by `make`: at most `most` at once (None: no limit), each closed `idle` s after its last call (None: kept)"
+    def __init__(self, make, most=None, idle=None):
+        if most is not None and most < 1: raise ValueError(f'max_sandboxes must be at least 1, got {most}')
+        if idle is not None and not 0 < idle < math.inf: raise ValueError(f'idle_timeout must be a positive number of seconds, got {idle}')
+        self.make, self.most, self.idle, self.n, self.live = make, most, idle, 0, {}
+
+    def persists(self, kept):
+        "What the python tool's description says persists, where a client keeps a namespace (`kept`) or not (None)"
+        return None if not kept else f' until it goes {_span(self.idle)} without a python call' if self.idle else ''
+
+    def holds(self, key): return any(h.key == key for h in self.live)
+    def reserve(self):
+        "Count one more runner, if there is room"
+        if self.most is not None and self.n >= self.most: return False
+        self.n += 1
+        return True
+
+    def full(self): return _Full(f'all {self.most} python sandboxes of this server are in use: try again in a few seconds')
+
+    async def open(self, key, reserved, reopened=False):
+        "A new runner for session `key`, in the room `reserved` for it (else in room found now)"
+        import anyio
+        if not reserved and not self.reserve(): raise self.full()
+        try: h = _Held(await anyio.to_thread.run_sync(self.make), key, reopened)
+        except BaseException: self.n -= 1; raise
+        self.live[h] = None
+        return h
+
+    async def close(self, h):
+        "Close held runner `h` (once), making room"
+        if h.closed: return
+        h.closed = True
+        del self.live[h]
+        self.n -= 1
+        await _close(h.runner)
+
+    async def reap(self):
+        "Close, from time to time, the runners `idle` s past their last call (never one running code)"
+        import anyio
+        while True:
+            await anyio.sleep(min(self.idle / 4, 5))
+            now = time.monotonic()
+            for h in [h for h in self.live if not h.busy and now - h.last > self.idle]: await self.close(h)
+
+def _span(s):
+    "Seconds `s` as people say it: 45 s, 30 min, 2 h"
+    return f'{s:g} s' if s < 120 else f'{s/60:g} min' if s < 7200 else f'{s/3600:g} h'
 
 async def _close(r):
     "Stop runner `r`'s work in progress, if it can, and close it"
@@ -127,21 +240,12 @@ async def _close(r):
 
 @contextlib.asynccontextmanager
 async def _lifespan(srv):
-    "The server's life: what it holds (the stdio client's python runner) is closed when it ends"
-    async with contextlib.AsyncExitStack() as stack: yield {'stack': stack}
-
-# %% ../nbs/08_mcp.ipynb #3a4bf3f5
-async def _run_python(ctx, args, make, every):
-    "Run the python tool: its failures (an exception, a timeout, a killed worker) are error results"
+    "The server's life: it reaps idle python runners, and closes what it holds (the stdio client's runner) when it ends"
     import anyio
-    r = await _runner(ctx, make)
-    def python(code:str): return r.run(code)
-    try: ok, res, msg = await _beating(ctx, _attempt(python, args, None), every, getattr(r, 'timeout', None))
-    except anyio.get_cancelled_exc_class():
-        if (c := getattr(r, 'cancel', None)):  # the client cancelled: stop the code, so the next call need not wait for it
-            with anyio.CancelScope(shield=True): await anyio.to_thread.run_sync(c)
-        raise
-    return _result(str(res), res.status != 'ok') if ok else _result(msg, True)
+    async with contextlib.AsyncExitStack() as stack, anyio.create_task_group() as tg:
+        if (p := srv._fncall_pool) is not None and p.idle: tg.start_soon(p.reap)
+        yield {'stack': stack}
+        tg.cancel_scope.cancel()
 
 # %% ../nbs/08_mcp.ipynb #f53a59ac
 _HINTS = ('readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint')
@@ -162,20 +266,31 @@ def tool_info(
 def serve(
     ns, # Namespace of tools: see `mk_ns`
     name:str='fncall', # The server's name
-    python=None, # Makes each session's python tool runner (see `mcp_server`); None: no python tool
+    python=None, # Makes each client's python tool runner (see `mcp_server`); None: no python tool
     http:str|None=None, # `[HOST:]PORT` to serve over Streamable HTTP; None: stdio
-    token:str|None=None, # Bearer token every HTTP request must carry (needed to listen beyond this machine)
-    max_sessions:int=16, # Most HTTP sessions open at once
-    idle_timeout:float=1800, # Seconds after which an idle HTTP session is closed (its python namespace with it)
+    token=None, # What HTTP requests must carry as `Authorization: Bearer ...`: a token, a dict of token -> user, or an `mcp` `TokenVerifier` (None: `$FNCALL_TOKEN_FILE` or `$FNCALL_TOKEN`; needed beyond this machine)
+    stateless:bool=False, # Serve HTTP without sessions (the SDK's `stateless_http`): any replica answers any request; nothing persists between python calls
+    max_sandboxes:int=16, # Most python runners alive at once over HTTP, over all sessions and sessionless requests
+    idle_timeout:float=1800, # Seconds after its last python call that an HTTP session's runner is closed (and, once it sends nothing, the session)
+    max_sessions:int=1000, # Most HTTP sessions open at once
+    allow_hosts=(), # Host names (beyond the loopback ones) HTTP requests may be addressed to: a proxy's public name
+    allow_origins=(), # Origins (e.g. `https://app.example.com`) whose web pages may call the server
+    header_timeout:float=10, # Seconds a connection has to send a request's headers before it is closed
+    keep_alive:float=5, # Seconds an idle HTTP connection is kept open
+    drain_timeout:float=60, # Seconds calls in flight may take to finish after SIGTERM, before the server stops anyway
+    access_log:bool=True, # One line on stderr per HTTP request: client, user, method, tool, status, milliseconds
 ):
     "Serve the tools in `ns` over stdio, or over Streamable HTTP"
     import anyio
-    srv = mcp_server(ns, name, python)
-    if http is not None: return _serve_http(srv, http, token, max_sessions, idle_timeout)
-    async def run():
-        from mcp.server.stdio import stdio_server
-        async with stdio_server() as (r, w): await srv.run(r, w, srv.create_initialization_options())
-    anyio.run(run)
+    if http is None:
+        srv = mcp_server(ns, name, python)
+        async def run():
+            from mcp.server.stdio import stdio_server
+            async with stdio_server() as (r, w): await srv.run(r, w, srv.create_initialization_options())
+        return anyio.run(run)
+    srv = mcp_server(ns, name, python, max_sandboxes=max_sandboxes, idle_timeout=idle_timeout)
+    _serve_http(srv, http, _verifier(token if token is not None else _env_token()), stateless, max_sessions, idle_timeout, allow_hosts, allow_origins,
+                header_timeout, keep_alive, drain_timeout, access_log)
 
 # %% ../nbs/08_mcp.ipynb #58dd362d
 async def mcp_tools(
@@ -193,7 +308,7 @@ async def mcp_tools(
             raise
         content = _get(res, 'content') or []
         if _get(res, 'is_error', 'isError'): raise RuntimeError('\n'.join(map(_as_text, content)))
-        if (sc := _get(res, 'structured_content', 'structuredContent')) is not None: return sc
+        if (sc := _get(res, 'structured_content', 'structuredContent')) is not None: return sc['result'] if name in bare and isinstance(sc, dict) else sc
         if all(_get(c, 'type') == 'text' for c in content): return '\n'.join(map(_as_text, content))
         return _blocks(content)
     tools, cursor, seen = [], None, set()
@@ -203,6 +318,7 @@ async def mcp_tools(
         if not (cursor := _get(page, 'next_cursor', 'nextCursor')): break
         if cursor in seen: raise RuntimeError(f"The MCP server gave the tool list cursor {cursor!r} twice: its listing would never end")
         seen.add(cursor)
+    bare = {_get(t, 'name') for t in tools if _bare(t)}
     return [_remote(dispatch, t) for t in tools]
 
 # %% ../nbs/08_mcp.ipynb #233509b7
@@ -229,27 +345,37 @@ def _async(f):
     async def cb(progress, total, message): f(progress, total, message)
     return cb
 
-
 # %% ../nbs/08_mcp.ipynb #57d9842a
 def _remote(dispatch, t):
-    "Tool `t` as a function: its output schema as the return annotation, its title and annotations kept, `options` for one call's timeout and progress"
+    "Tool `t` as a function: its parameters positional or keyword, its output schema as the return annotation, its title and annotations kept, `options` for one call's timeout and progress"
     f = mk_tool(dispatch, t)
+    sig = f.__signature__
+    sig = sig.replace(parameters=[p.replace(kind=p.POSITIONAL_OR_KEYWORD) for p in sig.parameters.values()])  # mk_tool's optional ones are keyword-only
     if isinstance(s := _get(t, 'output_schema', 'outputSchema'), dict):
-        ret = _py_type(_inline({k: v for k,v in s.items() if k not in ('$defs', 'definitions')}, s))
-        f.__signature__, f.__annotations__['return'] = f.__signature__.replace(return_annotation=ret), ret
+        if _bare(t): s = {**s['properties']['result'], **{k: s[k] for k in ('$defs', 'definitions') if k in s}}
+        sig = sig.replace(return_annotation=_py_type(_inline({k: v for k,v in s.items() if k not in ('$defs', 'definitions')}, s)))
+    async def tool(*args, **kwargs): return await f(**sig.bind(*args, **kwargs).arguments)
+    functools.update_wrapper(tool, f)
+    tool.__signature__ = sig
+    if sig.return_annotation is not sig.empty: tool.__annotations__ = {**f.__annotations__, 'return': sig.return_annotation}
     a = _get(t, 'annotations')
-    f.__mcp_info__ = dict(title=_get(t, 'title'), annotations=a.model_dump(exclude_none=True, by_alias=True) if hasattr(a, 'model_dump') else a)
+    tool.__mcp_info__ = dict(title=_get(t, 'title'), annotations=a.model_dump(exclude_none=True, by_alias=True) if hasattr(a, 'model_dump') else a)
     def options(timeout=None, progress=None):
         "This tool with its own `timeout` and `progress` callback (None: the ones `mcp_tools` was given)"
         o = {k: v for k,v in dict(timeout=timeout, progress=progress).items() if v is not None}
-        @functools.wraps(f)
+        @functools.wraps(tool)
         async def g(*args, **kwargs):
             tok = _opts.set(o)
-            try: return await f(*args, **kwargs)
+            try: return await tool(*args, **kwargs)
             finally: _opts.reset(tok)
         return g
-    f.options = options
-    return f
+    tool.options = options
+    return tool
+
+def _bare(t):
+    "Is tool `t`'s output schema the SDK's wrapper of a bare value (an int, a list, ...): `<function>Output`, an object of the one property `result`?"
+    s = _get(t, 'output_schema', 'outputSchema')
+    return isinstance(s, dict) and str(s.get('title')).endswith('Output') and list(s.get('properties') or ()) == ['result'] and s.get('required') == ['result']
 
 # %% ../nbs/08_mcp.ipynb #a0b17bf9
 def main(argv=None, # The arguments (default: `sys.argv[1:]`)
@@ -289,6 +415,7 @@ def _load(spec):
     mod = _module(mod_nm, spec)
     if not attr:
         nms = getattr(mod, '__all__', None) or [k for k,v in vars(mod).items() if not k.startswith('_') and inspect.isfunction(v) and v.__module__ == mod.__name__]
+        if (gone := next((k for k in nms if not hasattr(mod, k)), None)) is not None: raise _Usage(f"module {mod_nm!r} lists {gone!r} in __all__ but has no {gone!r}")
         return {k: getattr(mod, k) for k in nms if callable(getattr(mod, k))}
     o = mod
     for a in attr.split('.'):
@@ -318,15 +445,30 @@ def _parser():
     s.add_argument('--memory-mb', type=int, default=1024, help="the sandbox's memory limit in MB (default 1024)")
     s.add_argument('--name', default='fncall', help='server name shown to clients')
     s.add_argument('--http', metavar='[HOST:]PORT', help='serve over Streamable HTTP at http://HOST:PORT/mcp (HOST 127.0.0.1 unless given) instead of stdio')
-    s.add_argument('--token', help='bearer token HTTP clients must send (default: $FNCALL_TOKEN); required beyond 127.0.0.1')
-    s.add_argument('--max-sessions', type=int, default=16, help='most HTTP sessions open at once, each with its own python sandbox (default 16)')
-    s.add_argument('--idle-timeout', type=float, default=1800, help='seconds before an idle HTTP session is closed (default 1800)')
+    s.add_argument('--token', help=argparse.SUPPRESS)  # refused: a command line is there for every user of the machine to read (ps)
+    s.add_argument('--token-file', metavar='PATH', help="a file of 'USER TOKEN' lines: each HTTP user's bearer token (default: $FNCALL_TOKEN_FILE, else the one token in $FNCALL_TOKEN); required beyond 127.0.0.1")
+    s.add_argument('--stateless', action='store_true', help='serve HTTP without sessions, so any replica answers any request (each python call then starts afresh)')
+    s.add_argument('--max-sandboxes', type=int, default=16, help='most python sandboxes at once over HTTP, for sessions and sessionless calls together (default 16)')
+    s.add_argument('--max-memory-mb', type=int, default=_half_memory(), help='most memory in MB the python sandboxes may take together, --memory-mb each (default: half this machine\'s)')
+    s.add_argument('--idle-timeout', type=float, default=1800, help="seconds after its last python call that an HTTP session's sandbox is closed (default 1800)")
+    s.add_argument('--max-sessions', type=int, default=1000, help='most HTTP sessions open at once (default 1000)')
+    s.add_argument('--allow-host', action='append', default=[], metavar='HOST', help='a Host name requests may carry, as behind a proxy (repeatable)')
+    s.add_argument('--allow-origin', action='append', default=[], metavar='ORIGIN', help='an Origin whose web pages may call the server, e.g. https://app.example.com (repeatable)')
+    s.add_argument('--header-timeout', type=float, default=10, help="seconds a connection has to send a request's headers (default 10)")
+    s.add_argument('--keep-alive', type=float, default=5, help='seconds an idle HTTP connection is kept open (default 5)')
+    s.add_argument('--drain-timeout', type=float, default=60, help='seconds calls in flight may take to finish after SIGTERM (default 60)')
+    s.add_argument('--no-access-log', action='store_true', help='no line on stderr per HTTP request')
     c = sub.add_parser('schema', help="print a function's tool schema as JSON")
     c.add_argument('func', help='module:function, or path/to/file.py:function')
     c.add_argument('--cwd', help='directory to import modules from')
     c.add_argument('--provider', default='anthropic', help='anthropic, openai, responses, gemini or mcp (default anthropic)')
     c.add_argument('--strict', action='store_true', help='OpenAI strict mode')
     return p
+
+def _half_memory():
+    "Half this machine's memory in MB"
+    try: return os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') // 2**21
+    except (ValueError, OSError, AttributeError): return 8192
 
 def _schema_cmd(args):
     fs = _load(args.func)
@@ -376,46 +518,267 @@ def _guarded(host):
     try: ip = ipaddress.ip_address(host)
     except ValueError: return None
     return next((h for h in ('127.0.0.1', '::1') if ip == ipaddress.ip_address(h)), None)
+def _security(host, hosts, origins):
+    "The SDK's Host/Origin check (against DNS rebinding): the loopback names when serving on one, and `hosts` and `origins` a proxy forwards"
+    from mcp.server.transport_security import TransportSecuritySettings
+    loop = _guarded(host) is not None
+    if not (loop or hosts or origins): return None  # beyond loopback a token guards it; Host is whatever clients call the machine
+    return TransportSecuritySettings(allowed_hosts=(['127.0.0.1:*', 'localhost:*', '[::1]:*'] if loop else []) + [x for h in hosts for x in (h, f'{h}:*')],
+                                     allowed_origins=(['http://127.0.0.1:*', 'http://localhost:*', 'http://[::1]:*'] if loop else []) + list(origins))
 
-# %% ../nbs/08_mcp.ipynb #8cf79a76
-class _Bearer:
-    "ASGI middleware: every HTTP request must carry `Authorization: Bearer <token>` (compared in constant time), else 401"
-    def __init__(self, app, token): self.app, self.want = app, hashlib.sha256(f'Bearer {token}'.encode()).digest()
+# %% ../nbs/08_mcp.ipynb #16ac6911
+class _Tokens:
+    "A `TokenVerifier` (the SDK's protocol) of a fixed set of bearer tokens, each naming its user; looked up by their SHA-256, so no comparison leaks a token's bytes"
+    def __init__(self, users): self.users = {hashlib.sha256(t.encode()).digest(): u for t,u in users.items()}
+    async def verify_token(self, token):
+        from mcp.server.auth.provider import AccessToken
+        u = self.users.get(hashlib.sha256(token.encode()).digest())
+        return None if u is None else AccessToken(token='', client_id=u, scopes=[])
+
+def _verifier(token):
+    "The `TokenVerifier` of `serve`'s `token`: a verifier as it is, a dict of token -> user, or one token (every holder the one user 'default')"
+    if token is None or hasattr(token, 'verify_token'): return token
+    users = {token: 'default'} if isinstance(token, str) else dict(token)
+    if not users or not all(isinstance(t, str) and t.strip() == t and t for t in users): raise ValueError('a bearer token must be a non-empty string without spaces at its ends')
+    return _Tokens(users)
+
+def _token_file(path):
+    "Token -> user of a file of `USER TOKEN` lines (blank ones and # comments skipped)"
+    try: lines = open(path).read().splitlines()
+    except OSError as e: raise _Usage(f"token file {path!r}: {e.strerror}")
+    users = {}
+    for i,l in enumerate(lines, 1):
+        if not (l := l.strip()) or l.startswith('#'): continue
+        if len(ws := l.split()) != 2: raise _Usage(f"token file {path!r}, line {i}: expected 'USER TOKEN', got {len(ws)} words")
+        if ws[1] in users: raise _Usage(f"token file {path!r}, line {i}: {ws[0]!r} has the token of {users[ws[1]]!r}")
+        users[ws[1]] = ws[0]
+    if not users: raise _Usage(f"token file {path!r} holds no 'USER TOKEN' line")
+    if os.stat(path).st_mode & 0o077: print(f'fncall: warning: token file {path!r} can be read by other users of this machine (chmod 600 it)', file=sys.stderr)
+    return users
+
+def _env_token():
+    "The tokens of `$FNCALL_TOKEN_FILE`, else the one of `$FNCALL_TOKEN`, else None"
+    if (f := os.environ.get('FNCALL_TOKEN_FILE')): return _token_file(f)
+    return os.environ.get('FNCALL_TOKEN') or None
+
+# %% ../nbs/08_mcp.ipynb #bddecbdb
+_RETRY = 5  # seconds a 503 asks a client to wait before it tries again
+
+async def _reply(send, status, body, close=False):
+    "Answer with JSON `body`; `close`: the connection with it"
+    b = json.dumps(body).encode()
+    await send({'type': 'http.response.start', 'status': status, 'headers': [(b'content-type', b'application/json'), (b'content-length', b'%d' % len(b))]
+                + ([(b'connection', b'close')] if close else [])})
+    await send({'type': 'http.response.body', 'body': b})
+
+def _rpc_error(msg, rid=None):
+    "A JSON-RPC error saying `msg`: an HTTP client of MCP shows it as the failure of its request"
+    return {'jsonrpc': '2.0', 'id': rid, 'error': {'code': -32000, 'message': msg}}
+
+class _Front:
+    "The ASGI app uvicorn runs: MCP at /mcp (`app`), the health check at /health; it runs the SDK's session `manager`, drains, counts requests in flight, writes the access log, and adds Retry-After to every 503"
+    def __init__(self, app, manager, pool, log=True): self.app, self.manager, self.pool, self.log, self.busy, self.draining, self._drained = app, manager, pool, log, 0, False, None
+
     async def __call__(self, scope, receive, send):
-        if scope['type'] == 'http':
-            got = next((v for k,v in scope['headers'] if k == b'authorization'), b'')
-            if not hmac.compare_digest(hashlib.sha256(got).digest(), self.want):
-                body = b'{"error": "unauthorized: send Authorization: Bearer <token>"}'
-                await send({'type': 'http.response.start', 'status': 401, 'headers': [(b'content-type', b'application/json'),
-                            (b'www-authenticate', b'Bearer'), (b'content-length', str(len(body)).encode())]})
-                return await send({'type': 'http.response.body', 'body': body})
-        await self.app(scope, receive, send)
+        if scope['type'] == 'lifespan': return await self.lifespan(receive, send)
+        if scope['type'] != 'http': return await send({'type': 'websocket.close'})
+        if scope['path'] == '/health': return await self.health(send)
+        if scope['path'] != '/mcp': return await _reply(send, 404, {'error': 'not found: MCP is served at /mcp'})
+        t0, status = time.perf_counter(), [None]
+        async def sent(m):
+            if m['type'] == 'http.response.start':
+                status[0] = m['status']
+                if m['status'] == 503 and not any(k == b'retry-after' for k,_ in m.get('headers', ())): m = {**m, 'headers': [*m.get('headers', ()), (b'retry-after', b'%d' % _RETRY)]}
+            await send(m)
+        stream = scope['method'] == 'GET'  # a session's event stream: open for as long as the client stays
+        if not stream: self.busy += 1
+        try:
+            if self.draining: await _reply(sent, 503, _rpc_error('this server is shutting down: try again (another replica will answer)'), close=True)
+            else: await self.app(scope, self._until_drained(receive) if stream else receive, sent)
+        finally:
+            if not stream: self.busy -= 1
+            if self.log: _log(scope, status[0], time.perf_counter() - t0)
 
-def _serve_http(srv, spec, token, max_sessions, idle_timeout):
+    async def lifespan(self, receive, send):
+        "Run the SDK's session manager (and with it the server's lifespan) from startup to shutdown"
+        await receive()
+        try: await (run := self.manager.run()).__aenter__()
+        except Exception as e: return await send({'type': 'lifespan.startup.failed', 'message': f'{type(e).__name__}: {e}'})
+        await send({'type': 'lifespan.startup.complete'})
+        await receive()
+        await run.__aexit__(None, None, None)
+        await send({'type': 'lifespan.shutdown.complete'})
+
+    async def health(self, send):
+        p = self.pool
+        await _reply(send, 503 if self.draining else 200, {'status': 'draining' if self.draining else 'ok', 'in_flight': self.busy}
+                     | ({'sandboxes': p.n, 'max_sandboxes': p.most} if p else {}))
+
+    def drain(self):
+        "Refuse new requests, fail the health check, end the event streams; the requests in flight go on"
+        self.draining = True
+        if self._drained: self._drained.set()
+
+    def _until_drained(self, receive):
+        "`receive`, but saying the client left once the server drains: that ends a GET's event stream"
+        import anyio
+        if self._drained is None: self._drained = anyio.Event()
+        async def recv():
+            res = {'type': 'http.disconnect'}
+            async with anyio.create_task_group() as tg:
+                async def get():
+                    nonlocal res
+                    res = await receive()
+                    tg.cancel_scope.cancel()
+                tg.start_soon(get)
+                await self._drained.wait()
+                tg.cancel_scope.cancel()
+            return res
+        return recv
+
+def _log(scope, status, took):
+    "The access log's line for a request, on stderr (written directly: the logging module took a tenth of a call's time)"
+    u, (host, port) = scope.get('user'), scope.get('client') or ('-', 0)
+    user = _shown(u.display_name) if getattr(u, 'is_authenticated', False) else '-'
+    sys.stderr.write(f'fncall: {host}:{port} {user} "{scope["method"]} {_shown(scope["path"])}{scope.get("fncall.call", "")}" {status} {took*1e3:.1f} ms\n')
+
+# %% ../nbs/08_mcp.ipynb #d4dbdb70
+class _Admit:
+    "ASGI middleware after authentication: a python call that needs a new runner gets room for one, or a 503"
+    def __init__(self, app, pool, stateless, limit):
+        from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+        self.app, self.pool, self.stateless, self.limit, self.handshake = app, pool, stateless, limit, {v.encode() for v in HANDSHAKE_PROTOCOL_VERSIONS}
+
+    async def __call__(self, scope, receive, send):
+        if self.pool is None or scope['type'] != 'http' or scope['method'] != 'POST': return await self.app(scope, receive, send)
+        hs, body = dict(scope['headers']), None
+        if b'mcp-method' in hs and hs.get(b'mcp-protocol-version') not in self.handshake: python = hs.get(b'mcp-name') == b'python'  # sessionless (2026-07-28): the SDK holds these headers to the body
+        elif not self.stateless and (sid := hs.get(b'mcp-session-id')) and self.pool.holds(sid.decode('latin-1')): python = False  # its session has a runner
+        else:
+            body, receive = await self.read(receive)
+            python = body is not None and b'python' in body and _call(body)[2] == 'python'
+        if python and getattr(scope.get('user'), 'is_authenticated', True):  # else the SDK answers 401
+            if not self.pool.reserve():
+                if body is None: body = (await self.read(receive))[0]
+                return await _reply(send, 503, _rpc_error(str(self.pool.full()), _call(body or b'')[0]))
+            scope['fncall.slot'] = True  # the call's runner takes it (`_runner`), else it is given back below
+        try: await self.app(scope, receive, send)
+        finally:
+            if scope.pop('fncall.slot', False): self.pool.n -= 1
+
+    async def read(self, receive):
+        "(the body, or None if it is over the limit or cut short; a `receive` that gives what was read again)"
+        msgs, size = [m := await receive()], len(m.get('body', b''))
+        while m['type'] == 'http.request' and m.get('more_body') and size <= self.limit:  # a body in pieces: read on, up to the limit
+            msgs.append(m := await receive())
+            size += len(m.get('body', b''))
+        whole = m['type'] == 'http.request' and not m.get('more_body')
+        if whole and len(msgs) > 1: msgs = [{'type': 'http.request', 'body': b''.join(m.get('body', b'') for m in msgs), 'more_body': False}]
+        async def replay(): return msgs.pop(0) if msgs else await receive()
+        return msgs[0].get('body', b'') if whole else None, replay
+
+def _call(body):
+    "(id, method, tool name) of the JSON-RPC request in `body`; Nones for what it lacks"
+    try: m = json.loads(body)
+    except (ValueError, RecursionError): m = None
+    if not isinstance(m, dict): return None, None, None
+    p = m.get('params')
+    return m.get('id'), _shown(m.get('method')), _shown(p.get('name')) if isinstance(p, dict) and m.get('method') == 'tools/call' else None
+
+# %% ../nbs/08_mcp.ipynb #b646a7de
+def _timed(base, limit):
+    "uvicorn's HTTP protocol class `base`, closing a connection that sends nothing for `limit` s after it opens, or that takes longer to send a request's headers from their first byte"
+    class Timed(base):
+        def connection_made(self, transport):
+            super().connection_made(transport)
+            self._cut = self.loop.call_later(limit, self._close)
+        def _close(self): self.transport.is_closing() or self.transport.close()
+        def data_received(self, data):
+            was = self.cycle
+            super().data_received(data)
+            if self.cycle is not was:  # a request's headers are all in (mostly in the piece they began in: no timer at all)
+                if self._cut: self._cut.cancel(); self._cut = None
+            elif self._cut is None and (was is None or was.response_complete):  # the first piece of a request's headers, not all of them
+                self._cut = self.loop.call_later(limit, self._close)
+        def connection_lost(self, exc):
+            if self._cut: self._cut.cancel()
+            super().connection_lost(exc)
+    return Timed
+
+def _uvicorn(config, front, drain_timeout):
+    "A uvicorn server that drains on SIGTERM or SIGINT (`front` refuses new requests; those in flight finish, for at most `drain_timeout` s), then stops; a second signal stops it at once"
     import uvicorn
+    class Server(uvicorn.Server):
+        since = None
+        def handle_exit(self, sig, frame):
+            if self.since is None: self.since = time.monotonic()
+            else: self.force_exit = True; super().handle_exit(sig, frame)
+        async def on_tick(self, counter):
+            if self.since is not None:
+                if not front.draining:
+                    front.drain()
+                    print(f'fncall: draining: {front.busy} request(s) in flight', file=sys.stderr, flush=True)
+                if not front.busy or time.monotonic() - self.since > drain_timeout: return True
+            return await super().on_tick(counter)
+    return Server(config)
+
+# %% ../nbs/08_mcp.ipynb #7e4e1662
+def _serve_http(srv, spec, verifier, stateless, max_sessions, idle_timeout, hosts, origins, header_timeout, keep_alive, drain_timeout, access_log):
+    import uvicorn
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+    from starlette.middleware.authentication import AuthenticationMiddleware
+    from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
+    from mcp.server.auth.middleware.bearer_auth import BearerAuthBackend, RequireAuthMiddleware
+    from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+    from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
     host, port = _address(spec)
-    token = token or os.environ.get('FNCALL_TOKEN') or None
-    if (g := _guarded(host)) is None and not token:
-        raise ValueError(f"refusing to serve on {host} without a token (only 127.0.0.1, ::1 and localhost are guarded against other sites' pages): pass --token or set FNCALL_TOKEN")
-    host = g or host
-    app = srv.streamable_http_app(host=host, max_sessions=max_sessions, session_idle_timeout=idle_timeout)
-    if token: app = _Bearer(app, token)
-    sock = socket.socket(socket.AF_INET6 if ':' in host else socket.AF_INET)
+    if (g := _guarded(host)) is None and verifier is None:
+        raise ValueError(f"refusing to serve on {host} without a token (only 127.0.0.1, ::1 and localhost are guarded against other sites' pages): set FNCALL_TOKEN, or give --token-file")
+    host, pool = g or host, srv._fncall_pool
+    manager = StreamableHTTPSessionManager(srv, stateless=stateless, security_settings=_security(host, hosts, origins), session_idle_timeout=idle_timeout, max_sessions=max_sessions)
+    app = StreamableHTTPASGIApp(manager)  # what the SDK's streamable_http_app routes /mcp to, without Starlette's router and error layers (12 us a call)
+    if verifier: app = RequireAuthMiddleware(app, [])  # 401 without a good token
+    app = _Admit(app, pool, stateless, DEFAULT_MAX_REQUEST_BODY_SIZE)
+    if verifier: app = AuthenticationMiddleware(AuthContextMiddleware(app), backend=BearerAuthBackend(verifier))  # who calls; the SDK binds a session to who opened it
+    front = _Front(app, manager, pool, access_log)
+    sock = socket.socket(socket.AF_INET6 if ':' in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # asyncio sets TCP_NODELAY only on sockets it knows are TCP: else each answer waits ~40 ms on Nagle and delayed ACK
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     sock.listen(1024)  # clients that connect from now on wait for uvicorn to start
     h, p = sock.getsockname()[:2]
-    print(f"fncall: serving MCP over Streamable HTTP at http://{f'[{h}]' if ':' in h else h}:{p}/mcp" + (' (bearer token required)' if token else ''), file=sys.stderr, flush=True)
-    uvicorn.Server(uvicorn.Config(app, log_level='warning', lifespan='on')).run(sockets=[sock])
+    print(f"fncall: serving MCP over Streamable HTTP at http://{f'[{h}]' if ':' in h else h}:{p}/mcp" + (' (bearer token required)' if verifier else '')
+          + (', without sessions' if stateless else '') + (f'; python: at most {pool.most} sandbox{"es" if pool.most != 1 else ""} at once' if pool and pool.most else '') + f'; health at /health', file=sys.stderr, flush=True)
+    config = uvicorn.Config(front, log_level='warning', lifespan='on', http=_timed(AutoHTTPProtocol, header_timeout), timeout_keep_alive=keep_alive, timeout_graceful_shutdown=5)
+    _uvicorn(config, front, drain_timeout).run(sockets=[sock])
 
 # %% ../nbs/08_mcp.ipynb #c7b03dde
 def _serve_cmd(args):
     _need_mcp()  # before anything starts
-    ns = {}
-    for spec in args.funcs: ns |= _servable(spec)
+    ns, src = {}, {}
+    for spec in args.funcs:
+        for nm,f in _servable(spec).items():
+            if nm in ns and ns[nm] is not f: raise _Usage(f"two tools named {nm!r}: from {src[nm]!r} and {spec!r} (a client calls a tool by its name alone)")
+            ns[nm], src[nm] = f, spec
+    token = _cli_token(args)
+    opts = {} if args.http is None else dict(http=args.http, token=token, stateless=args.stateless, max_sandboxes=_sandboxes(args), idle_timeout=args.idle_timeout,
+        max_sessions=args.max_sessions, allow_hosts=args.allow_host, allow_origins=args.allow_origin, header_timeout=args.header_timeout,
+        keep_alive=args.keep_alive, drain_timeout=args.drain_timeout, access_log=not args.no_access_log)
     py = None if args.no_python else _python_tool(args.in_process, args.timeout, args.memory_mb)
     if not ns and py is None: raise _Usage("nothing to serve (give module:function names, or drop --no-python)")
     if args.http is None and sys.stdin.isatty():
         cmd = shlex.join(['fncall', *sys.argv[1:]]) if sys.argv[1:2] == ['serve'] else 'fncall serve ...'
         print(f"fncall: waiting for an MCP client on stdin (Ctrl-D to quit); try it: npx @modelcontextprotocol/inspector {cmd}", file=sys.stderr, flush=True)
-    serve(ns, args.name, py, args.http, args.token, args.max_sessions, args.idle_timeout)
+    gc.collect(); gc.freeze()  # what starting made stays: the collector no longer scans it on each pass (a fifth of a call's CPU with 50 HTTP clients)
+    serve(ns, args.name, py, **opts)
+
+def _cli_token(args):
+    "The tokens the command line names: --token-file, else `$FNCALL_TOKEN_FILE`, else `$FNCALL_TOKEN` (taken out of the environment, so nothing this process starts inherits it)"
+    if args.token: raise _Usage("--token would show the token to every user of this machine (ps): put it in $FNCALL_TOKEN, or 'USER TOKEN' lines in a file named by --token-file or $FNCALL_TOKEN_FILE")
+    if args.token_file: return _token_file(args.token_file)
+    return _env_token() if 'FNCALL_TOKEN_FILE' in os.environ else os.environ.pop('FNCALL_TOKEN', None) or None
+
+def _sandboxes(args):
+    "Most python sandboxes at once: --max-sandboxes, or fewer, so that --memory-mb each fits in --max-memory-mb"
+    n = min(args.max_sandboxes, args.max_memory_mb // args.memory_mb)
+    if n < 1: raise _Usage(f"--max-memory-mb {args.max_memory_mb} leaves no room for one sandbox of --memory-mb {args.memory_mb}")
+    return n

@@ -1,5 +1,5 @@
 "Helpers for the tests that drive `fncall serve` over stdio and Streamable HTTP with the mcp SDK's clients"
-import contextlib, os, re, subprocess, sys, time
+import contextlib, os, re, subprocess, sys, threading, time
 from pathlib import Path
 import anyio, httpx2
 from mcp.client.stdio import stdio_client, StdioServerParameters
@@ -10,8 +10,8 @@ HERE = Path(__file__).parent
 FNCALL = str(Path(sys.executable).parent/'fncall')
 
 class URL(str):
-    "A server's URL, and the process id of the server"
-    def __new__(cls, url, pid): (o := super().__new__(cls, url)).pid = pid; return o
+    "A server's URL, its process (`proc`, `pid`), and the lines it has written on stderr so far (`log`)"
+    def __new__(cls, url, proc, log): (o := super().__new__(cls, url)).proc, o.pid, o.log = proc, proc.pid, log; return o
 
 def descendants(pid):
     "Process ids of the live (not zombie) descendants of process `pid`, but for the Sandbox janitor"
@@ -40,7 +40,9 @@ def http_server(*args, env=None, timeout=30):
         while time.monotonic() < end and not (m := re.search(r'(http://\S+/mcp)', line)):
             if not (line := p.stderr.readline()) and p.poll() is not None: raise RuntimeError(f'fncall serve --http exited: {p.returncode}')
         if not m: raise TimeoutError('fncall serve --http printed no URL')
-        yield URL(m.group(1), p.pid)
+        log = [line]
+        threading.Thread(target=lambda: log.extend(p.stderr), daemon=True).start()  # read on, so its access log never fills the pipe
+        yield URL(m.group(1), p, log)
     finally:
         p.terminate()
         try: p.wait(10)

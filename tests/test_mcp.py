@@ -72,10 +72,10 @@ def test_mcp_tools_round_trip(mode):
         fs = {f.__name__: f for f in await mcp_tools(s)}
         assert set(fs) == {'add', 'norm', 'boom', 'leave', 'greet', 'python'}
         for t in listed: assert tool_schema(get_schema(fs[t.name], pname='inputSchema'), 'mcp')['inputSchema'] == t.input_schema, t.name  # served again, it lists the same
-        assert await fs['add'](40, b=2) == {'result': 42}  # typed tools answer with their structured content
-        assert await fs['greet']('Ann', times=2) == {'result': 'Hello Ann! Hello Ann!'}  # a remote parameter called `name`
-        assert await call_func_async('greet', {'name': 'Bo'}, ns=fs) == {'result': 'Hello Bo!'}
-        assert await call_func_async('norm', {'p': {'x': 6, 'y': 8}}, ns=fs) == {'result': 10.0}
+        assert await fs['add'](40, b=2) == 42 and await fs['add'](40, 2) == 42  # a bare value comes back unwrapped; optional parameters are positional too
+        assert await fs['greet']('Ann', times=2) == 'Hello Ann! Hello Ann!'  # a remote parameter called `name`
+        assert await call_func_async('greet', {'name': 'Bo'}, ns=fs) == 'Hello Bo!'
+        assert await call_func_async('norm', {'p': {'x': 6, 'y': 8}}, ns=fs) == 10.0
         assert await fs['python']('x = 20\nx + 1') == '21' and await fs['python']('x * 2') == '40'
         with pytest.raises(RuntimeError, match='ValueError: x'): await fs['boom']('x')
         return True
@@ -101,10 +101,14 @@ def test_schema_command():
                                       (['serve', 'mcp_demo:nope'], "has no attribute 'nope'"),
                                       (['serve', '--no-python'], 'nothing to serve'),
                                       (['serve', 'mcp_demo:Counter.bump'], "'mcp_demo:Counter.bump' names Counter.bump, a method with no instance to call it on"),
+                                      (['serve', 'mcp_badall'], "module 'mcp_badall' lists 'gone' in __all__ but has no 'gone'"),
+                                      (['serve', 'mcp_demo:add', 'mcp_typed.py:add'], "two tools named 'add': from 'mcp_demo:add' and 'mcp_typed.py:add'"),
                                       (['frobnicate'], 'invalid choice')])
 def test_bad_arguments(args, msg):
+    "One line naming what was wrong, no traceback"
     p = subprocess.run([FNCALL, *args], cwd=HERE, capture_output=True, text=True, timeout=60)
     assert p.returncode != 0 and msg in p.stderr, p.stderr
+    if args[0] == 'serve': assert p.stderr.startswith('fncall: ') and p.stderr.count('\n') == 1, p.stderr
 
 def test_without_the_mcp_extra():
     "Without the mcp SDK (its imports blocked), `fncall serve` says what to install, with no traceback; `fncall schema` still works"

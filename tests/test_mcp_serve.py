@@ -122,13 +122,13 @@ def test_http_token():
             body = {'jsonrpc': '2.0', 'id': 1, 'method': 'ping'}
             for h in ({}, {'Authorization': 'Bearer wrong'}, {'Authorization': 'sesame'}):
                 r = await c.post(url, json=body, headers=h)
-                assert r.status_code == 401 and r.headers['www-authenticate'] == 'Bearer', (h, r.status_code)
+                assert r.status_code == 401 and r.headers['www-authenticate'].startswith('Bearer '), (h, r.status_code)
         async with http_session(url, token='sesame') as s:
             assert (await s.call_tool('add', {'a': 1})).structured_content == {'result': 2}
         with pytest.raises(BaseException): # the SDK's client gives up on a 401
             async with http_session(url, token='wrong') as s: pass
     with http_server('mcp_typed', '--no-python', env={'FNCALL_TOKEN': 'sesame'}) as url: anyio.run(go, url)
-    with http_server('mcp_typed', '--no-python', '--http', '0.0.0.0:0', '--token', 'sesame') as url:  # beyond loopback, with a token
+    with http_server('mcp_typed', '--no-python', '--http', '0.0.0.0:0', env={'FNCALL_TOKEN': 'sesame'}) as url:  # beyond loopback, with a token
         assert url.startswith('http://0.0.0.0:')
         anyio.run(go, url)
 
@@ -145,7 +145,7 @@ def test_http_max_sessions():
             async with httpx2.AsyncClient() as c:
                 r = await c.post(url, json={'jsonrpc': '2.0', 'id': 1, 'method': 'initialize', 'params': {'protocolVersion': '2025-06-18', 'capabilities': {},
                                  'clientInfo': {'name': 't', 'version': '1'}}}, headers={'Accept': 'application/json, text/event-stream'})
-                assert r.status_code == 503, r.status_code
+                assert r.status_code == 503 and r.headers['retry-after'] == '5', r.status_code
             assert (await a.call_tool('add', {'a': 1})).structured_content == {'result': 2}
     with http_server('mcp_typed', '--max-sessions', '1') as url: anyio.run(go, url)
 
@@ -225,15 +225,12 @@ def test_http_idle_session_closed():
 
 @pytest.mark.parametrize('transport', ['stdio', 'http'])
 def test_cancel_stops_the_code(transport):
-    "A call the client cancels (`notifications/cancelled`) stops its code: the next call answers at once, not when the old one would have ended"
+    "A call the client cancels (`notifications/cancelled`) stops its code: the next call runs after it, so had the old code gone on it would see x == 2"
     async def go(s):
         assert text(await s.call_tool('python', {'code': 'x = 1'})) == ''
         with anyio.move_on_after(1): await s.call_tool('python', {'code': 'import time\ntime.sleep(20)\nx = 2'})
-        t0 = time.monotonic()
-        r = await s.call_tool('python', {'code': 'x'})
-        return time.monotonic() - t0, r
-    took, r = _drive(transport, ['--timeout', '30'], go)
-    assert took < 5, took
+        return await s.call_tool('python', {'code': 'x'})
+    r = _drive(transport, ['--timeout', '30'], go)
     assert not r.is_error and text(r) == "1", text(r)  # stopped as a timeout stops it: the namespace is kept
 
 def test_address():
@@ -249,3 +246,17 @@ def test_guarded():
     from fncall.mcp import _guarded
     assert [_guarded(h) for h in ('localhost', '127.0.0.1', '0:0:0:0:0:0:0:1')] == ['localhost', '127.0.0.1', '::1']
     assert not any(map(_guarded, ('127.0.0.2', '0.0.0.0', '::', 'example.com')))
+
+@pytest.mark.parametrize('transport', ['stdio', 'http'])
+def test_surrogate_results_are_errors(transport):
+    "A result holding a lone surrogate (a name os.listdir read from bytes that aren't UTF-8) is that call's error result, saying why; the server goes on (it crashed over stdio, and answered an empty 200 over HTTP)"
+    async def go(s):
+        for nm in ('odd_name', 'odd_names'):
+            r = await s.call_tool(nm, {})
+            assert r.is_error and f"the result of tool {nm!r} can't be sent" in text(r) and "holds '\\udce9' at" in text(r) and 'a lone surrogate' in text(r), text(r)
+        r = await s.call_tool('fail_oddly', {})  # an error's own text is shown escaped
+        assert r.is_error and text(r).endswith("FileNotFoundError: caf\\udce9\n"), text(r)
+        r = await s.call_tool('python', {'code': 'print("caf\\udce9")\n"ok"'})
+        assert "caf\\udce9" in text(r) and "'ok'" in text(r), text(r)
+        assert (await s.call_tool('slow', {'s': 0})).structured_content == {'result': 0}  # still serving
+    _drive(transport, ['mcp_team', '--in-process'], go)

@@ -194,9 +194,9 @@ def test_mcp_server_tools_work():
     async def main():
         async with Client(srv) as c:
             fs = {f.__name__: f for f in await mcp_tools(c)}
-            assert await fs['search-files']('x', name='y') == {'result': ['x']}
+            assert await fs['search-files']('x', name='y') == ['x']  # a bare value comes back unwrapped from the SDK's {'result': ...}
             r = await call_func_async('schedule', {'when': '2025-01-02T10:30:00', 'people': [{'name': 'A', 'age': '3', 'address': {'street': 's', 'city': 'c'}}]}, ns=fs)
-            assert r == {'result': '1 at 10:30'}
+            assert r == '1 at 10:30'
             err = await call_func_async('paint', {'color': 'blue'}, ns=fs, raise_on_err=False)
             assert err.startswith("Error: invalid arguments for tool 'paint':\ncolor: expected one of 'red' or 'green'"), err
     anyio.run(main)
