@@ -8,12 +8,12 @@ Docs: https://fncall.github.io/fncall/mcp.html.md"""
 __all__ = ['mcp_server', 'tool_info', 'serve', 'mcp_tools']
 
 # %% ../nbs/08_mcp.ipynb #3ac156a8
-import argparse, contextlib, contextvars, functools, gc, hashlib, hmac, importlib, importlib.util, inspect, io, ipaddress, json, math, os, shlex, socket, sys, threading, time
+import argparse, contextlib, contextvars, functools, gc, hashlib, hmac, importlib, importlib.util, inspect, io, ipaddress, json, math, os, shlex, socket, sys, threading, time, urllib.parse
 from . import __version__
 from .schema import get_schema
 from .call import mk_ns, _attempt
 from .mktool import mk_tool, _get, _inline, _py_type
-from .tools import _unbound
+from .tools import _parts, _unbound
 from .providers import tool_schema
 
 # %% ../nbs/08_mcp.ipynb #081181e4
@@ -86,11 +86,13 @@ def _need_mcp():
     return mcp_types
 
 # %% ../nbs/08_mcp.ipynb #4c1c675f
-def _result(text, err=False, structured=None):
-    "A tool result of `text`: one that can't be written as UTF-8 (a lone surrogate) is shown escaped, never a crashed transport"
+def _result(content, err=False, structured=None):
+    "A tool result of text `content` (one that can't be written as UTF-8, a lone surrogate, is shown escaped: never a crashed transport), or of content blocks"
     types = _need_mcp()
-    if not text.isascii(): text = text.encode('utf-8', 'backslashreplace').decode()
-    return types.CallToolResult(content=[types.TextContent(type='text', text=text)], isError=err, structuredContent=structured)
+    if isinstance(content, str):
+        if not content.isascii(): content = content.encode('utf-8', 'backslashreplace').decode()
+        content = [types.TextContent(type='text', text=content)]
+    return types.CallToolResult(content=content, isError=err, structuredContent=structured)
 
 def _json(res):
     "Result `res` as text: a string as it is, anything else as JSON (a dataclass or pydantic model by its fields)"
@@ -109,8 +111,21 @@ def _utf8(text):
     return text
 
 def _sendable(res, out):
-    "(JSON text, structured content) of result `res`: the structured content as `MCPServer` makes it from the tool's output schema `out`, if it has one; the text holds every string of both"
+    "(content, structured content) of result `res`: its JSON text, or content blocks if it holds images or files (`Media`); the structured content as `MCPServer` makes it from the tool's output schema `out`, if it has one"
+    if (parts := _parts(res)) is not None: return _content(parts), None
     return _utf8(_json(res)), out.convert_result(res).structured_content if out else None
+
+def _content(parts):
+    "MCP content blocks of a result's text and `Media` parts: images and audio as themselves, other files as embedded resources"
+    types = _need_mcp()
+    def block(p):
+        if isinstance(p, str): return types.TextContent(type='text', text=_utf8(p))
+        kind = p.mime_type.split('/')[0]
+        if kind == 'image': return types.ImageContent(type='image', data=p._b64, mimeType=p.mime_type)
+        if kind == 'audio': return types.AudioContent(type='audio', data=p._b64, mimeType=p.mime_type)
+        uri = 'file:///' + urllib.parse.quote(p.name or 'file')
+        return types.EmbeddedResource(type='resource', resource=types.BlobResourceContents(uri=uri, blob=p._b64, mimeType=p.mime_type))
+    return [block(p) for p in parts]
 
 # %% ../nbs/08_mcp.ipynb #3c709b10
 async def _beating(ctx, work, every, total=None):
