@@ -91,23 +91,23 @@ def fresh(f):
 def fncall_lib():
     from fncall import get_schema, tool_schema, call_func, call_func_async
     def mk(f):
-        ns = [f]
-        return (lambda a: call_func(f.__name__, a, ns=ns)), (lambda a: call_func_async(f.__name__, a, ns=ns))
+        ns, nm = [f], f.__name__  # the name as the model sends it
+        return (lambda a: call_func(nm, a, ns=ns)), (lambda a: call_func_async(nm, a, ns=ns))
     return dict(schema=lambda f: get_schema(f)['input_schema'], openai=lambda f: tool_schema(f, 'openai'), call=mk)
 
 def fastcore_lib():
     from fastcore.funccall import get_schema, call_func, call_func_async
     def mk(f):
-        ns = {f.__name__: f}
-        return (lambda a: call_func(f.__name__, a, ns=ns)), (lambda a: call_func_async(f.__name__, a, ns=ns))
+        ns, nm = {f.__name__: f}, f.__name__
+        return (lambda a: call_func(nm, a, ns=ns)), (lambda a: call_func_async(nm, a, ns=ns))
     return dict(schema=lambda f: get_schema(f)['input_schema'], openai=lambda f: get_schema(f, pname='parameters'), call=mk)
 
 def fastcore_thread_lib():
     "fastcore's sync call, hopping to a worker thread as fncall does for a sync tool in async code (its async call runs it on the loop)"
     from fastcore.funccall import call_func
     def mk(f):
-        ns = {f.__name__: f}
-        return None, (lambda a: asyncio.to_thread(call_func, f.__name__, a, ns=ns))
+        ns, nm = {f.__name__: f}, f.__name__
+        return None, (lambda a: asyncio.to_thread(call_func, nm, a, ns=ns))
     return dict(call=mk)
 
 def agents_lib():
