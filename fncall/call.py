@@ -35,14 +35,7 @@ def call_func(
     "Call the function `fc_name` with the given `fc_inputs` using namespace `ns`."
     try:
         f = _tool(fc_name, ns)
-        try: _, code, dflt, kwd, ann, ct, marks, fast, sp = _fns[id(f)]  # a plain function met before: the usual call, in short
-        except KeyError: fast = None
-        if (fast is not None and f.__code__ is code and f.__defaults__ is dflt and f.__kwdefaults__ is kwd and f.__annotations__ == ann
-            and custom_types == ct and (not marks or _same(marks))):  # `_cached`'s check, inline
-            if type(fc_inputs) is not dict: return f(**_coerce(sp, fc_inputs))
-            try: args = fast(fc_inputs)
-            except Exception: args = None  # the repairs say what is wrong, or repair it
-            return f(**(args if args is not None and len(args) == len(fc_inputs) else _repair(sp, fc_inputs)))  # a name it doesn't know left out: the repairs
+        if (args := _short(f, fc_inputs)) is not None: return f(**args)  # the usual call
         return _call(*_prepare(f, fc_name, fc_inputs))
     except (Exception, SystemExit) as e:
         if raise_on_err: raise
@@ -59,7 +52,7 @@ async def call_func_async(
     try:
         f, args, sp = _prepare(_tool(fc_name, ns), fc_name, fc_inputs)
         res = _call(f, args, sp) if sp.aio else await _in_thread(_call, f, args, sp)
-        return await res if inspect.isawaitable(res) else res
+        return await res if type(res) not in _data and inspect.isawaitable(res) else res
     except (Exception, SystemExit) as e:
         if raise_on_err: raise
         return _model_err(_name(fc_name), e)
@@ -516,7 +509,7 @@ _fns = {}  # id of a plain function -> (a weakref to it, its code, defaults, kwd
 
 def _spec(func):
     "The cached `_Spec` of `func`, remade when `get_schema` would remake its schema (the same fingerprint)"
-    if type(func) is types.FunctionType: return _cached(func) or _remember(func)
+    if type(func) is types.FunctionType: return e[1] if (e := _cached(func)) else _remember(func)
     o = func.__func__ if type(func) is types.MethodType else func
     key, h = func is not o, _specs.get(id(o))
     if h is not None and h[0]() is o and (e := h[1].get(key)) and e[1] == custom_types and _fp(func, e[2].classes) == e[0]: return e[2]
@@ -528,11 +521,19 @@ def _spec(func):
     return res
 
 def _cached(f):
-    "The `_Spec` made for plain function `f`, if nothing it was made from has changed since: `f`'s code, defaults and annotations (the same objects, the annotations equal), `custom_types`, and the classes in them (see `_marks`); else None. An entry found is `f`'s: `_forget` drops one as its function dies, before its id can be taken"
-    try: _, code, dflt, kwd, ann, ct, marks, _, sp = _fns[id(f)]
+    "(the first validator `call_func` may call `f` with the short way, or None; the `_Spec`) made for plain function `f`, if nothing they were made from has changed since: `f`'s code, defaults and annotations (the same objects, the annotations equal), `custom_types`, and the classes in them (see `_marks`); else None. An entry found is `f`'s: `_forget` drops one as its function dies, before its id can be taken"
+    try: _, code, dflt, kwd, ann, ct, marks, fast, sp = _fns[id(f)]
     except KeyError: return None
     if (f.__code__ is code and f.__defaults__ is dflt and f.__kwdefaults__ is kwd and f.__annotations__ == ann and custom_types == ct
-        and (not marks or _same(marks))): return sp
+        and (not marks or _same(marks))): return fast, sp
+
+def _short(f, fc_inputs):
+    "`fc_inputs` validated the short way, for `f(**args)`, if `f` is a plain function met before and unchanged since (and takes its arguments by name); else None"
+    if (e := _cached(f)) is None or (fast := e[0]) is None: return None
+    if type(fc_inputs) is not dict: return _coerce(e[1], fc_inputs)
+    try: args = fast(fc_inputs)
+    except Exception: return _repair(e[1], fc_inputs)  # the repairs say what is wrong, or repair it
+    return args if len(args) == len(fc_inputs) else _repair(e[1], fc_inputs)  # it left out a name it doesn't know: the repairs say so
 
 def _remember(f):
     "Make and cache plain function `f`'s `_Spec`"
@@ -798,26 +799,33 @@ def _outwards(f):
     "The frames from `f` outwards"
     while f is not None: yield f; f = f.f_back
 
+def _stack(f):
+    "The frames from `f` outwards, taken now (a suspended coroutine's frame loses its callers)"
+    res = []
+    while f is not None: res.append(f); f = f.f_back
+    return tuple(res)
+
+_data = {str, int, float, bool, type(None), dict, list, tuple}  # what a sync tool returns that is never awaited
+
 @contextlib.contextmanager
 def _dispatch(f):
     "While the calls frame `f` hands out run in other threads or tasks, remember its stack (unless an outer dispatch did), so a tool can find who called. Taken now: a suspended coroutine's frame loses its callers"
-    tok = _caller.set(tuple(_outwards(f))) if not _caller.get() else None
+    tok = _caller.set(_stack(f)) if not _caller.get() else None
     try: yield
     finally:
         if tok is not None: _caller.reset(tok)
 
 # %% ../nbs/01_call.ipynb #e991e207
 _pool_keep, _pool_idle_s = 16, 60.  # idle worker threads kept for the next sync tool, and how long each waits for one
-_idle, _idle_lock = [], threading.Lock()  # the job queues of the idle workers
+_idle = []  # the job queues of the idle workers: a list's `pop`, `append` and `remove` are atomic, so no lock
 
 def _submit(start, finish, fn, args, frame):
     "Run `fn(*args)` in a worker thread (an idle one if there is one, else a new one), in a copy of the current context that remembers the caller's namespace (the stack from `frame`), if `start()` still says so; then `finish(ok, result or exception)` there"
     ctx = contextvars.copy_context()
-    if not ctx.get(_caller): ctx.run(_caller.set, tuple(_outwards(frame)))
+    if not ctx.get(_caller): ctx.run(_caller.set, _stack(frame))
     job = start, finish, ctx, fn, args
-    with _idle_lock: q = _idle.pop() if _idle else None
-    if q is None: threading.Thread(target=_worker, args=(job,), name='fncall-tool', daemon=True).start()
-    else: q.put(job)
+    try: _idle.pop().put(job)
+    except IndexError: threading.Thread(target=_worker, args=(job,), name='fncall-tool', daemon=True).start()
 
 def _thread(fn, *args):
     "A `concurrent.futures.Future` of `fn(*args)` run in a worker thread"
@@ -835,16 +843,15 @@ def _worker(job):
             try: res = True, ctx.run(fn, *args)
             except BaseException as e: res = False, e
         job = start = ctx = fn = args = None  # an idle worker holds nothing of the last call
-        with _idle_lock:
-            if keep := len(_idle) < _pool_keep: _idle.append(q)
+        if keep := len(_idle) < _pool_keep: _idle.append(q)  # two at once may both append: a few more kept, no harm
         if res is not None: finish(*res)  # idle first: the caller's next call, sent on this result, finds this worker free
         finish = res = None
         if not keep: return
         try: job = q.get(timeout=_pool_idle_s)
         except queue.Empty:
-            with _idle_lock:
-                if q in _idle: _idle.remove(q); return
-            job = q.get()  # taken meanwhile: its job is on the way
+            try: _idle.remove(q)
+            except ValueError: job = q.get()  # taken meanwhile: its job is on the way
+            else: return
 
 # %% ../nbs/01_call.ipynb #99edd19c
 async def _in_thread(fn, *args):
