@@ -10,7 +10,7 @@ the arguments as its API takes them (openai-agents only takes the JSON string, s
 that same string, made outside the timing), and no one's result is converted for sending (MCP's `ToolManager.call_tool`
 as `MCPServer.call_tool` runs it, less the `CallToolResult` conversion). Every row runs its candidates in interleaved
 rounds (A, B, C, A, B, C..., best of each): load hits every library alike. Ends with `import fncall` against
-`import fastcore.funccall`, the two interleaved.
+`import fastcore.funccall` (fncall loads each module on first use: `from fncall import call_func` and `from fncall import *` are timed too), interleaved.
 Two cells are not peers but references, and say so: pydantic-ai's `sync` cell is the floor (pydantic-ai has no sync call;
 its tools run through an agent, async: the cell is its validator alone on the tool's prebuilt schema, and `f(*args)`, which
 is what a validated call can't go below; bench_call.py sets fncall against it); fastcore's `async` cell runs a sync tool on
@@ -208,26 +208,25 @@ def measure(libs, f, args, k):
     return res
 
 def import_time(k=5):
-    "`import fncall` and `import fastcore.funccall` in fresh interpreters, interleaved, bytecode cached as an installed package has it: wall ms (median of `k` after a warm-up), -X importtime's cumulative ms (median of `k`), and the largest of what fncall imports directly"
+    "Fresh interpreters, interleaved, bytecode cached as an installed package has it: wall ms of each import (median of `k` after a warm-up), -X importtime's cumulative ms of `import fncall` and `import fastcore.funccall` (median of `k`), and the largest of what `from fncall import *` imports directly"
     env = {k: v for k,v in os.environ.items() if k != 'PYTHONDONTWRITEBYTECODE'}  # this machine sets it: every import would compile from source
-    mods = ('fncall', 'fastcore.funccall', 'pydantic.main')
-    def wall(mod):
-        code = f"import time; t=time.perf_counter(); import {mod}; print((time.perf_counter()-t)*1000)"
+    stmts = {'import fncall': 'import fncall', 'fastcore': 'import fastcore.funccall', 'call_func': 'from fncall import call_func',
+             'star': 'from fncall import *', 'pydantic': 'import pydantic.main'}
+    def wall(st):
+        code = f"import time; t=time.perf_counter()\n{st}\nprint((time.perf_counter()-t)*1000)"
         return float(subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env).stdout)
-    def importtime(mod):
-        err = subprocess.run([sys.executable, '-X', 'importtime', '-c', f'import {mod}'], capture_output=True, text=True, env=env).stderr
+    def importtime(st):
+        err = subprocess.run([sys.executable, '-X', 'importtime', '-c', st], capture_output=True, text=True, env=env).stderr
         return [(int(m[1]), m[2]) for l in err.splitlines() if (m := re.match(r'import time:\s+\d+ \|\s+(\d+) \| ( *\S.*)$', l))]
-    for m in mods: wall(m)  # writes the bytecode
-    walls, cums, tops = {m: [] for m in mods}, {m: [] for m in mods}, []
+    for st in stmts.values(): wall(st)  # writes the bytecode
+    walls, cums, tops = {nm: [] for nm in stmts}, {'fncall': [], 'fastcore.funccall': []}, []
     for _ in range(k):
-        for m in mods:
-            walls[m].append(wall(m))
-            rows = importtime(m)
-            cums[m].append(dict((nm,us) for us,nm in rows)[m]/1000)
-            if m == 'fncall': tops.append(rows)
+        for nm,st in stmts.items(): walls[nm].append(wall(st))
+        for mod in cums: cums[mod].append(dict((n.strip(),us) for us,n in importtime(f'import {mod}'))[mod]/1000)
+        tops.append(importtime('from fncall import *'))
     med = lambda d: {m: statistics.median(v) for m,v in d.items()}
-    rows = sorted(tops, key=lambda r: dict((nm,us) for us,nm in r)['fncall'])[k//2]
-    top = [(us, nm.strip()) for us,nm in rows if nm.startswith('  ') and not nm.startswith('   ')]  # what `fncall` imports directly
+    rows = sorted(tops, key=lambda r: sum(us for us,n in r if not n.startswith(' ')))[k//2]
+    top = [(us, nm.strip()) for us,nm in rows if nm.strip().startswith('fncall.')]  # each of fncall's modules, with what it loads first
     return med(walls), med(cums), sorted(top, reverse=True)[:6]
 
 def cell(v, mine, ref):
@@ -259,7 +258,8 @@ if __name__ == '__main__':
           " 'floor': pydantic-ai's validator alone, 'on loop': fastcore running the sync tool on the event loop (see the docstring); every row: best of interleaved rounds")
     print("lowest ratios against peers:", ', '.join(f'{w:.2f}x {t}/{r}/{p}' for w,t,r,p in worst[:5]))
     walls, cums, heavy = import_time()
-    print(f"import fncall: {walls['fncall']:.0f} ms wall, {cums['fncall']:.0f} ms by -X importtime; import fastcore.funccall: {walls['fastcore.funccall']:.0f} ms wall,"
-          f" {cums['fastcore.funccall']:.0f} ms -X importtime (ratio {walls['fncall']/walls['fastcore.funccall']:.2f}x wall, {cums['fncall']/cums['fastcore.funccall']:.2f}x importtime);"
-          f" import pydantic.main alone: {walls['pydantic.main']:.0f} ms wall (medians of 5 fresh interpreters each, interleaved, after a warm-up)")
-    print("  what import fncall imports directly (-X importtime, cumulative us):", ', '.join(f'{n} {m}' for m,n in heavy))
+    print(f"import fncall: {walls['import fncall']:.1f} ms wall, {cums['fncall']:.1f} ms by -X importtime; import fastcore.funccall: {walls['fastcore']:.0f} ms wall,"
+          f" {cums['fastcore.funccall']:.0f} ms by -X importtime (ratio {walls['import fncall']/walls['fastcore']:.2f}x wall, {cums['fncall']/cums['fastcore.funccall']:.2f}x importtime)")
+    print(f"  each module loads on first use: from fncall import call_func {walls['call_func']:.0f} ms, from fncall import * {walls['star']:.0f} ms;"
+          f" import pydantic.main alone {walls['pydantic']:.0f} ms (wall, medians of 5 fresh interpreters each, interleaved, after a warm-up)")
+    print("  fncall's modules as from fncall import * loads them (-X importtime, cumulative us: each with what it loads first):", ', '.join(f'{n} {m}' for m,n in heavy))
