@@ -6,6 +6,7 @@ __version__ = "0.0.1"
 import importlib, os, re, sys, types
 
 _modules = ('schema', 'call', 'python', 'mktool', 'providers', 'pycall', 'parse', 'tools', 'mcp', 'loop')  # each uses only those before it
+_along = {'tools': ('loop',)}  # modules that add methods to another's classes (`FunctionRegistry.loop`): loaded with it, however it loads
 _where = {}  # public name -> the module it comes from, read on first use
 
 def _exports(m):
@@ -37,8 +38,10 @@ def __getattr__(name):
 def __dir__(): return sorted({*globals(), *_names(), *_modules})
 
 class _Package(types.ModuleType):
-    "`fncall` itself. A module named as a name one exports (`fncall.python`) is not bound here as it loads: `fncall.python` is the function, as `from fncall import *` has always given it"
+    "`fncall` itself, which the import system tells of each module loaded. One named as a name a module exports (`fncall.python`) is not bound here: `fncall.python` is the function, as `from fncall import *` has always given it"
     def __setattr__(self, name, value):
-        if not (isinstance(value, types.ModuleType) and name in _names()): super().__setattr__(name, value)
+        if not isinstance(value, types.ModuleType): return super().__setattr__(name, value)
+        if name not in _names(): super().__setattr__(name, value)
+        for m in _along.get(name, ()): _load(m)
 
 sys.modules[__name__].__class__ = _Package

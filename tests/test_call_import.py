@@ -32,3 +32,8 @@ def test_python_stays_the_function():
 def test_modules_and_unknown_names():
     assert run("import json, fncall; print(json.dumps([fncall.schema.__name__, fncall.runner.__name__]))") == ['fncall.schema', 'fncall.runner']
     assert run("import json, fncall\ntry: fncall.nope\nexcept AttributeError as e: print(json.dumps(str(e)))") == "module 'fncall' has no attribute 'nope'"
+
+def test_methods_added_by_another_module_are_there():
+    "FunctionRegistry.loop comes from fncall.loop, which loads with fncall.tools however that loads"
+    for first in ('from fncall import FunctionRegistry', 'from fncall.tools import FunctionRegistry', 'import fncall.tools as t; FunctionRegistry = t.FunctionRegistry'):
+        assert run(f"import json; {first}; print(json.dumps([callable(FunctionRegistry.loop), callable(FunctionRegistry.astream)]))") == [True, True], first
