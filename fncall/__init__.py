@@ -3,7 +3,7 @@
 `from fncall import call_func`), and `from fncall import *` loads them all. Written by hand: nbdev writes the modules."""
 __version__ = "0.0.1"
 
-import importlib, os, re, sys, types
+import os, re, sys, types
 
 _modules = ('schema', 'call', 'python', 'mktool', 'providers', 'pycall', 'parse', 'tools', 'mcp', 'loop')  # each uses only those before it
 _along = {'tools': ('loop',)}  # modules that add methods to another's classes (`FunctionRegistry.loop`): loaded with it, however it loads
@@ -17,7 +17,10 @@ def _exports(m):
     except OSError: pass
     return _load(m).__all__
 
-def _load(m): return importlib.import_module(f'{__name__}.{m}')
+def _load(m):
+    "Module `m` of fncall, loaded through `__import__`, so `python -X importtime` sees it (`importlib.import_module` goes around what it times)"
+    __import__(name := f'{__name__}.{m}')
+    return sys.modules[name]
 
 def _names():
     if not _where: _where.update((n, m) for m in _modules for n in _exports(m))
