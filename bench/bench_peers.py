@@ -8,13 +8,14 @@ and `async` (a validated call from a model's arguments: fncall's by name through
 send; a peer's through its own validator, or its async invoke, on a tool object built beforehand). Like with like: each gets
 the arguments as its API takes them (openai-agents only takes the JSON string, so its column is against fncall given
 that same string, made outside the timing), and no one's result is converted for sending (MCP's `ToolManager.call_tool`
-as `MCPServer.call_tool` runs it, less the `CallToolResult` conversion). The call rows run in interleaved rounds (best
-of): load hits every library alike. Ends with `import fncall` time.
-Where fncall stays below 1, by design: `sync` against pydantic-ai, which has no sync call (its tools run through an
-agent, async): its column is its validator alone, called on the tool's prebuilt schema (`_call_args` is private), where
-fncall pays for the name lookup and the check that the tool was not edited since its validator was made; `async` against
-fastcore, which runs a sync tool on the event loop, blocking it and every other call, where fncall pays the hop to a
-worker thread.
+as `MCPServer.call_tool` runs it, less the `CallToolResult` conversion). Every row runs its candidates in interleaved
+rounds (A, B, C, A, B, C..., best of each): load hits every library alike. Ends with `import fncall` against
+`import fastcore.funccall` (fncall loads each module on first use: `from fncall import call_func` and `from fncall import *` are timed too), interleaved.
+Two cells are not peers but references, and say so: pydantic-ai's `sync` cell is the floor (pydantic-ai has no sync call;
+its tools run through an agent, async: the cell is its validator alone on the tool's prebuilt schema, and `f(*args)`, which
+is what a validated call can't go below; bench_call.py sets fncall against it); fastcore's `async` cell runs a sync tool on
+the event loop, blocking it and every other call, where fncall hops to a worker thread: the `fastcore+thread` column is
+fastcore with the same hop (`asyncio.to_thread`).
 This machine may be shared: rerun before reading much into one ratio below 2x either way.
 Install: pip install -e ".[bench]"; run: python bench/bench_peers.py [--quick]"""
 import asyncio, enum, json, os, re, statistics, subprocess, sys, time, types, warnings
@@ -41,7 +42,7 @@ class Point:
     x:float # Horizontal position
     y:float=0. # Vertical position
 
-def ten(
+def plot10(
     name:str, # Who asks
     count:int, # How many
     ratio:float=0.5, # Share to keep
@@ -60,6 +61,7 @@ class Address(BaseModel):
     "A postal address"
     street:str = Field(description='Street and number')
     city:str = Field(description='City')
+    zip:Optional[str] = Field(None, description='Postal code, if known')  # a nullable default: a null sent means "the default"
 
 class Person(BaseModel):
     "Someone to register"
@@ -76,7 +78,7 @@ def register(
     return person.address.city
 
 TOOLS = [(add3, {'a': 1, 'b': 2, 'c': 3}),
-         (ten, {'name': 'x', 'count': '3', 'tags': ['a'], 'mode': 'slow', 'color': 'green', 'where': {'x': 1, 'y': 2}, 'limit': 5}),
+         (plot10, {'name': 'x', 'count': '3', 'tags': ['a'], 'mode': 'slow', 'color': 'green', 'where': {'x': 1, 'y': 2}, 'limit': 5}),
          (register, {'person': {'name': 'Ann', 'age': 30, 'address': {'street': '1 Main St', 'city': 'Oslo'}, 'tags': ['a']}, 'notify': True})]
 
 def fresh(f):
@@ -89,16 +91,24 @@ def fresh(f):
 def fncall_lib():
     from fncall import get_schema, tool_schema, call_func, call_func_async
     def mk(f):
-        ns = [f]
-        return (lambda a: call_func(f.__name__, a, ns=ns)), (lambda a: call_func_async(f.__name__, a, ns=ns))
+        ns, nm = [f], f.__name__  # the name as the model sends it
+        return (lambda a: call_func(nm, a, ns=ns)), (lambda a: call_func_async(nm, a, ns=ns))
     return dict(schema=lambda f: get_schema(f)['input_schema'], openai=lambda f: tool_schema(f, 'openai'), call=mk)
 
 def fastcore_lib():
     from fastcore.funccall import get_schema, call_func, call_func_async
     def mk(f):
-        ns = {f.__name__: f}
-        return (lambda a: call_func(f.__name__, a, ns=ns)), (lambda a: call_func_async(f.__name__, a, ns=ns))
+        ns, nm = {f.__name__: f}, f.__name__
+        return (lambda a: call_func(nm, a, ns=ns)), (lambda a: call_func_async(nm, a, ns=ns))
     return dict(schema=lambda f: get_schema(f)['input_schema'], openai=lambda f: get_schema(f, pname='parameters'), call=mk)
+
+def fastcore_thread_lib():
+    "fastcore's sync call, hopping to a worker thread as fncall does for a sync tool in async code (its async call runs it on the loop)"
+    from fastcore.funccall import call_func
+    def mk(f):
+        ns, nm = {f.__name__: f}, f.__name__
+        return None, (lambda a: asyncio.to_thread(call_func, nm, a, ns=ns))
+    return dict(call=mk)
 
 def agents_lib():
     from agents import function_tool
@@ -145,21 +155,13 @@ def mcp_lib():
         return sync, (lambda a: tm.call_tool(f.__name__, a, ctx))
     return dict(schema=lambda f: Tool.from_function(f).parameters, openai=lambda f: Tool.from_function(f).parameters, call=mk)
 
-PEERS = dict(agents=agents_lib, pydantic_ai=pydantic_ai_lib, langchain=langchain_lib, mcp=mcp_lib, fastcore=fastcore_lib)
+PEERS = {'agents': agents_lib, 'pydantic_ai': pydantic_ai_lib, 'langchain': langchain_lib, 'mcp': mcp_lib, 'fastcore': fastcore_lib, 'fastcore+thread': fastcore_thread_lib}
+REFERENCE = {('sync', 'pydantic_ai'): 'floor', ('async', 'fastcore'): 'on loop'}  # cells that are references, not peers (see above)
 
 # ---- timing ----
-def per_call(fn, n, rounds):
-    "Median over `rounds` of the per-call time of `n` calls of `fn`"
-    res = []
-    for _ in range(rounds):
-        t = time.perf_counter()
-        for _ in range(n): fn()
-        res.append((time.perf_counter() - t) / n)
-    return statistics.median(res)
-
 def interleaved(fns, n, rounds, aio=False):
     "Best per-call seconds of each of `fns` (name -> function, or coroutine function if `aio`), measured in interleaved rounds so machine noise hits them alike"
-    res = {k: float('inf') for k in fns}
+    res = dict.fromkeys(fns, float('inf'))
     async def main():
         for _ in range(rounds):
             for k,fn in fns.items():
@@ -172,81 +174,92 @@ def interleaved(fns, n, rounds, aio=False):
     asyncio.run(main())
     return res
 
+def attempt(fn, aio=False):
+    "`fn` if one call of it works (awaited if `aio`), else the error string saying why not"
+    try:
+        asyncio.run(fn()) if aio else fn()
+        return fn
+    except Exception as e: return f'{type(e).__name__}: {str(e)[:60]}'
+
 def calls(lib, f, args, as_json=False):
-    "{'sync': fn, 'async': coroutine fn} calling `f` through `lib` with a model's arguments (the JSON string if `as_json`), each run once; an error string where the library can't"
-    out = {}
+    "{'sync': fn, 'async': coroutine fn} calling `f` through `lib` with a model's arguments (the JSON string if `as_json`), each run once; an error string where the library can't; no entry for a call it doesn't offer"
     try: sync, run = lib['call'](f)
     except Exception as e: sync = run = e
     arg = (lambda s=json.dumps(args): s) if as_json else (lambda: dict(args))
-    for row, fn, check in (('sync', sync, lambda g: g()), ('async', run, lambda g: asyncio.run(g()))):
-        try:
-            if isinstance(fn, Exception): raise fn
-            g = lambda fn=fn: fn(arg())
-            check(g)
-            out[row] = g
-        except Exception as e: out[row] = f'{type(e).__name__}: {str(e)[:60]}'
-    return out
+    wrap = lambda g, mk: f'{type(g).__name__}: {str(g)[:60]}' if isinstance(g, Exception) else attempt(mk(g), g is run)
+    return {r: wrap(g, lambda g: lambda: g(arg())) for r,g in (('sync', sync), ('async', run)) if g is not None}
 
-def measure(lib, f, quick):
-    "Seconds per schema operation for each row, or an error string where the library can't do it"
-    k = 1 if quick else 3
-    out = {}
-    def attempt(row, fn):
-        try: out[row] = fn()
-        except Exception as e: out[row] = f'{type(e).__name__}: {str(e)[:60]}'
-    fs = [fresh(f) for _ in range(60*k)]
-    it = iter(fs * 1000)
-    attempt('cold', lambda: (lib['schema'](fs[0]), per_call(lambda: lib['schema'](next(it)), 20, 3*k))[1])
-    attempt('warm', lambda: (lib['schema'](f), per_call(lambda: lib['schema'](f), 50*k, 5))[1])
-    attempt('openai', lambda: (lib['openai'](f), per_call(lambda: lib['openai'](f), 50*k, 5))[1])
-    return out
+def schema_fns(lib, f, k):
+    "{'cold', 'warm', 'openai'}: a function making `f`'s schema through `lib` (cold: of a new copy of `f` each time), or the error string"
+    if 'schema' not in lib: return {}
+    it = iter([fresh(f) for _ in range(20*5*k+1)])  # one for each call of the `cold` row: nothing cached for any
+    return {'cold': attempt(lambda: lib['schema'](next(it))), 'warm': attempt(lambda: lib['schema'](f)), 'openai': attempt(lambda: lib['openai'](f))}
 
-def import_time():
-    "`import fncall` in fresh interpreters, bytecode cached as an installed package has it: wall ms (median of 5), the same for `import pydantic` (what fncall can't do without), `-X importtime`'s cumulative us for fncall, and the largest of what fncall imports directly"
+ROWS = (('cold', 20, False), ('warm', 50, False), ('openai', 50, False), ('sync', 200, False), ('async', 100, True))
+
+def measure(libs, f, args, k):
+    "{library: {row: seconds, or the error string}}: each row's candidates interleaved"
+    fns = {nm: schema_fns(lib, f, k) | calls(lib, f, args, lib.get('json', False)) for nm,lib in libs.items()}
+    fns['fncall_json'] = calls(libs['fncall'], f, args, True)  # for the peers that only take JSON
+    res = {nm: {r: v for r,v in c.items() if isinstance(v, str)} for nm,c in fns.items()}
+    for row, n, aio in ROWS:
+        ok = {nm: c[row] for nm,c in fns.items() if callable(c.get(row))}
+        for nm,v in interleaved(ok, n, 5*k, aio).items(): res[nm][row] = v
+    return res
+
+def import_time(k=5):
+    "Fresh interpreters, interleaved, bytecode cached as an installed package has it: wall ms of each import (median of `k` after a warm-up), -X importtime's cumulative ms of `import fncall` and `import fastcore.funccall` (median of `k`), and the largest of what `from fncall import *` imports directly"
     env = {k: v for k,v in os.environ.items() if k != 'PYTHONDONTWRITEBYTECODE'}  # this machine sets it: every import would compile from source
-    def wall(mod):
-        code = f"import time; t=time.perf_counter(); import {mod}; print((time.perf_counter()-t)*1000)"
-        run = lambda: float(subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env).stdout)
-        run()  # writes the bytecode
-        return statistics.median(run() for _ in range(5))
-    def importtime():
-        err = subprocess.run([sys.executable, '-X', 'importtime', '-c', 'import fncall'], capture_output=True, text=True, env=env).stderr
+    stmts = {'import fncall': 'import fncall', 'fastcore': 'import fastcore.funccall', 'call_func': 'from fncall import call_func',
+             'star': 'from fncall import *', 'pydantic': 'import pydantic.main'}
+    def wall(st):
+        code = f"import time; t=time.perf_counter()\n{st}\nprint((time.perf_counter()-t)*1000)"
+        return float(subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env).stdout)
+    def importtime(st):
+        err = subprocess.run([sys.executable, '-X', 'importtime', '-c', st], capture_output=True, text=True, env=env).stderr
         return [(int(m[1]), m[2]) for l in err.splitlines() if (m := re.match(r'import time:\s+\d+ \|\s+(\d+) \| ( *\S.*)$', l))]
-    importtime()  # writes the bytecode
-    runs = sorted((dict((nm,us) for us,nm in rows)['fncall'], rows) for rows in (importtime() for _ in range(5)))
-    cum, rows = runs[2]  # the median run
-    top = [(us, nm.strip()) for us,nm in rows if nm.startswith('  ') and not nm.startswith('   ')]  # what `fncall` imports directly
-    return wall('fncall'), wall('pydantic.main'), cum, sorted(top, reverse=True)[:6]
+    for st in stmts.values(): wall(st)  # writes the bytecode
+    walls, cums, tops = {nm: [] for nm in stmts}, {'fncall': [], 'fastcore.funccall': []}, []
+    for _ in range(k):
+        for nm,st in stmts.items(): walls[nm].append(wall(st))
+        for mod in cums: cums[mod].append(dict((n.strip(),us) for us,n in importtime(f'import {mod}'))[mod]/1000)
+        tops.append(importtime('from fncall import *'))
+    med = lambda d: {m: statistics.median(v) for m,v in d.items()}
+    rows = sorted(tops, key=lambda r: sum(us for us,n in r if not n.startswith(' ')))[k//2]
+    top = [(us, nm.strip()) for us,nm in rows if nm.strip().startswith('fncall.')]  # each of fncall's modules, with what it loads first
+    return med(walls), med(cums), sorted(top, reverse=True)[:6]
+
+def cell(v, mine, ref):
+    if not (isinstance(v, float) and isinstance(mine, float)): return f"{'fails' if isinstance(v, str) else '-':>16}"
+    return f"{(ref + ' ' if ref else '') + f'{v/mine:.2f}x':>16}"
 
 if __name__ == '__main__':
     quick = '--quick' in sys.argv
-    libs = {'fncall': fncall_lib()} | {k: v() for k,v in PEERS.items()}
-    rows = ('cold', 'warm', 'openai', 'sync', 'async')
-    print(f"{'tool':<9}{'row':<8}{'fncall us':>10}" + ''.join(f'{p:>13}' for p in PEERS))
+    k = 1 if quick else 3
+    libs = {'fncall': fncall_lib()} | {nm: v() for nm,v in PEERS.items()}
+    print(f"{'tool':<9}{'row':<8}{'fncall us':>10}" + ''.join(f'{p:>16}' for p in PEERS))
     worst = []
     for f, args in TOOLS:
-        res = {nm: measure(lib, f, quick) for nm,lib in libs.items()}
-        fns = {nm: calls(lib, f, args, lib.get('json', False)) for nm,lib in libs.items()} | {'fncall_json': calls(libs['fncall'], f, args, True)}  # for the peers that only take JSON
-        k = 1 if quick else 3
-        for row, n, aio in (('sync', 200, False), ('async', 100, True)):
-            ok = {nm: c[row] for nm,c in fns.items() if callable(c[row])}
-            for nm,c in fns.items(): res.setdefault(nm, {})[row] = c[row]
-            for nm,v in interleaved(ok, n, 5*k, aio).items(): res[nm][row] = v
+        res = measure(libs, f, args, k)
         ours_json = res.pop('fncall_json')
-        for r in rows:
-            ours = res['fncall'][r]
+        for r,*_ in ROWS:
+            ours = res['fncall'].get(r)
             line = f"{f.__name__:<9}{r:<8}" + (f'{ours*1e6:>10.1f}' if isinstance(ours, float) else f"{'fails':>10}")
             for p in PEERS:
-                v, mine = res[p][r], (ours_json if libs[p].get('json') else res['fncall']).get(r, ours)
-                if isinstance(v, float) and isinstance(mine, float): line += f'{v/mine:>12.2f}x'; worst.append((v/mine, f.__name__, r, p))
-                else: line += f"{'fails' if isinstance(v, str) else '-':>13}"
+                v, mine, ref = res[p].get(r), (ours_json if libs[p].get('json') else res['fncall']).get(r, ours), REFERENCE.get((r, p))
+                line += cell(v, mine, ref)
+                if isinstance(v, float) and isinstance(mine, float) and not ref: worst.append((v/mine, f.__name__, r, p))
             print(line)
         for nm,out in res.items():
             for r,v in out.items():
-                if isinstance(v, str): print(f'   {nm} {f.__name__} {r}: {v}')
+                if isinstance(v, str) and (r, nm) != ('sync', 'fastcore+thread'): print(f'   {nm} {f.__name__} {r}: {v}')
     worst.sort()
-    print("cells: peer time / fncall time (above 1: fncall faster); 'fails': the peer can't do it (reason below the tool); sync and async: best of interleaved rounds")
-    print("lowest ratios:", ', '.join(f'{w:.2f}x {t}/{r}/{p}' for w,t,r,p in worst[:5]))
-    ours, pyd, cum, heavy = import_time()
-    print(f"import fncall: {cum/1000:.0f} ms by -X importtime (median of 5), {ours:.0f} ms wall (median of 5 fresh interpreters); import pydantic.main alone: {pyd:.0f} ms wall")
-    print("  what fncall imports directly (-X importtime, cumulative us):", ', '.join(f'{n} {m}' for m,n in heavy))
+    print("cells: peer time / fncall time (above 1: fncall faster); 'fails': the peer can't do it (reason below the tool); '-': not its row;"
+          " 'floor': pydantic-ai's validator alone, 'on loop': fastcore running the sync tool on the event loop (see the docstring); every row: best of interleaved rounds")
+    print("lowest ratios against peers:", ', '.join(f'{w:.2f}x {t}/{r}/{p}' for w,t,r,p in worst[:5]))
+    walls, cums, heavy = import_time()
+    print(f"import fncall: {walls['import fncall']:.1f} ms wall, {cums['fncall']:.1f} ms by -X importtime; import fastcore.funccall: {walls['fastcore']:.0f} ms wall,"
+          f" {cums['fastcore.funccall']:.0f} ms by -X importtime (ratio {walls['import fncall']/walls['fastcore']:.2f}x wall, {cums['fncall']/cums['fastcore.funccall']:.2f}x importtime)")
+    print(f"  each module loads on first use: from fncall import call_func {walls['call_func']:.0f} ms, from fncall import * {walls['star']:.0f} ms;"
+          f" import pydantic.main alone {walls['pydantic']:.0f} ms (wall, medians of 5 fresh interpreters each, interleaved, after a warm-up)")
+    print("  fncall's modules as from fncall import * loads them (-X importtime, cumulative us: each with what it loads first):", ', '.join(f'{n} {m}' for m,n in heavy))

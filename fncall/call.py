@@ -22,7 +22,7 @@ from typing_extensions import NotRequired, TypedDict, is_typeddict
 import annotated_types as at
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Strict, TypeAdapter, ValidationError, condecimal
 from pydantic.fields import FieldInfo
-from pydantic_core import SchemaError
+from pydantic_core import SchemaError, SchemaValidator
 from .schema import custom_types, empty, get_schema, call_params, target, fingerprint, is_record, field_alias
 
 # %% ../nbs/01_call.ipynb #bab5f701
@@ -33,7 +33,10 @@ def call_func(
     raise_on_err:bool=True, # Raise errors, or return them as text for the model?
 ):
     "Call the function `fc_name` with the given `fc_inputs` using namespace `ns`."
-    try: return _call(*_prepare(fc_name, fc_inputs, ns))
+    try:
+        f = _tool(fc_name, ns)
+        if (args := _short(f, fc_inputs)) is not None: return f(**args)  # the usual call
+        return _call(*_prepare(f, fc_name, fc_inputs))
     except (Exception, SystemExit) as e:
         if raise_on_err: raise
         return _model_err(_name(fc_name), e)
@@ -47,9 +50,9 @@ async def call_func_async(
 ):
     "Awaits the function `fc_name` with the given `fc_inputs` using namespace `ns`."
     try:
-        f, args, sp = _prepare(fc_name, fc_inputs, ns)
+        f, args, sp = _prepare(_tool(fc_name, ns), fc_name, fc_inputs)
         res = _call(f, args, sp) if sp.aio else await _in_thread(_call, f, args, sp)
-        return await res if inspect.isawaitable(res) else res
+        return await res if type(res) not in _data and inspect.isawaitable(res) else res
     except (Exception, SystemExit) as e:
         if raise_on_err: raise
         return _model_err(_name(fc_name), e)
@@ -344,7 +347,7 @@ def _plain_meta(m, json):
 
 # %% ../nbs/01_call.ipynb #4345b897
 def _pure_record(cls, seen, nan, json):
-    "Does pydantic build record `cls` as `_build` does, running none of its code? A TypedDict, a dataclass whose `__init__` `dataclass` wrote, or a pydantic model, each without validators, hooks, aliases or pydantic config of its own, whose fields are pure and don't take null (a null means \"the default\": the repairs drop it)"
+    "Does pydantic build record `cls` as `_build` does, running none of its code? A TypedDict, a dataclass whose `__init__` `dataclass` wrote, or a pydantic model, each without validators, hooks, aliases or pydantic config of its own, whose fields are pure (a null for a field with a default, which the repairs drop, `_strict` refuses)"
     if (cls, nan) in seen: return True
     seen.add((cls, nan))
     if issubclass(cls, BaseModel):
@@ -359,23 +362,16 @@ def _pure_record(cls, seen, nan, json):
               and getattr(vars(cls).get('__init__'), '__code__', None) is not None and vars(cls)['__init__'].__code__.co_filename == '<string>'): return False  # `dataclass` writes its `__init__` with `exec`
     fields = ([(a, n in cls.__optional_keys__) for n,a in typing_extensions.get_type_hints(cls, include_extras=True).items()] if is_typeddict(cls)
               else call_params(cls).params.values())  # a TypedDict's with their `Annotated` metadata
-    return all(not (opt and _nullable(a)) and _pure(a, seen, nan, json) for a,opt in fields)
+    return all(_pure(a, seen, nan, json) for a,_ in fields)
 
 # %% ../nbs/01_call.ipynb #ff3919b6
-def _nullable(t):
-    "Does annotation `t` take None?"
-    o, args = get_origin(t), get_args(t)
-    if o is Annotated: return _nullable(args[0])
-    if o in (Union, UnionType): return any(map(_nullable, args))
-    if o is typing.Literal: return None in args
-    return t in (None, type(None), Any, object) or isinstance(t, (typing.TypeVar, dataclasses.InitVar)) and _nullable(getattr(t, 'type', Any))
-
 def _first(ps, nested):
-    "The first validators (of a dict, of JSON text) for parameters `ps`, where `_pure` allows them, else None; `nested`: the classes in them"
-    if not all(_pure(_unalias(a), set()) for a,_ in ps.values()): return None, None
-    v = _validator(TypedDict('Arguments', {n: NotRequired[_unalias(a)] if opt else _unalias(a) for n,(a,opt) in ps.items()}), _fast_config)
-    kw = {'extra': 'forbid'} if any(issubclass(c, BaseModel) for c in nested) else {}  # a model's own config lets unknown fields by
-    return partial(v.validate_python, **kw), partial(v.validate_json, **kw) if _json_ok(ps) else None
+    "The first validators (of a dict, of JSON text) for parameters `ps` where `_pure` allows them, else None; and the parameters with a default whose null they can't refuse (see `_strict`)"
+    if not all(_pure(_unalias(a), set()) for a,_ in ps.values()): return None, None, ()
+    td = TypedDict('Arguments', {n: NotRequired[_unalias(a)] if opt else _unalias(a) for n,(a,opt) in ps.items()})
+    s, nulls = _strict(_adapter(td, _fast_config).core_schema, td)
+    py = SchemaValidator(_root(s, extra_behavior='ignore')).validate_python  # cheaper: `_coerce` counts the names it took instead
+    return py, SchemaValidator(s).validate_json if _json_ok(ps) and not nulls else None, nulls
 
 def _json_ok(ps):
     "May the first validator read the JSON text of arguments for parameters `ps` itself, and give what Python's `json` and it would?"
@@ -384,6 +380,76 @@ def _json_ok(ps):
 def _unalias(t):
     "Annotation `t` with its pydantic alias dropped: arguments are validated under their parameter names"
     return Annotated[(get_args(t)[0], *map(_noalias, get_args(t)[1:]))] if get_origin(t) is Annotated else t
+
+# %% ../nbs/01_call.ipynb #5e7c1a40
+_no_schema = {'metadata', 'serialization', 'default', 'config'}  # keys of a core schema whose values hold no schema: kept as they are
+_records = ('model-fields', 'typed-dict', 'dataclass-args')  # core schemas of fields
+
+def _strict(s, td):
+    "pydantic core schema `s` of TypedDict `td` refusing unknown fields at any depth, and null wherever a field has a default (the repairs read it as \"the default\"); and the parameters whose null can't be refused so. A `ValueError` for a record's field whose null can't be"
+    defs, nulls = {d['ref']: d for d in s.get('definitions', ())}, []
+    def walk(o):
+        if isinstance(o, (list, tuple)): return type(o)(map(walk, o))
+        if not isinstance(o, dict): return o
+        new = {k: v if k in _no_schema else walk(v) for k,v in o.items()}  # a copy: pydantic's schemas of your classes stay as they are
+        if (t := new.get('type')) == 'model': return _checked_first(o, new, defs)
+        if t not in _records: return new
+        fields = dict(new['fields']) if isinstance(new['fields'], dict) else list(new['fields'])
+        for i,(n,f) in enumerate(_fields(new)):
+            if (d := _default(f)) is None: continue
+            inner = d['schema']['schema'] if d['schema']['type'] == 'nullable' else d['schema']  # `Optional[X]`: X
+            if not _takes_null(inner, defs): fields[n if isinstance(fields, dict) else i] = _valued(f, inner)
+            elif new.get('cls') is td: nulls.append(n)
+            else: raise ValueError(f'field {n!r} takes null, which means its default')
+        return {**new, 'fields': fields, 'extra_behavior': 'forbid'}  # a model's config may say otherwise to what it holds
+    return walk(s), tuple(nulls)
+
+def _root(s, **kw):
+    "Core schema `s` with `kw` set on its root, inside its definitions if it has any"
+    return {**s, 'schema': {**s['schema'], **kw}} if s['type'] == 'definitions' else {**s, **kw}
+
+def _fields(s):
+    "(name, field schema) of each field of a core schema of fields"
+    return s['fields'].items() if isinstance(s['fields'], dict) else ((f['name'], f) for f in s['fields'])
+
+def _default(f):
+    "What holds the schema of field schema `f`, if it has a default (or is not required), else None"
+    return f['schema'] if f['schema']['type'] == 'default' else f if f.get('required') is False else None
+
+def _valued(f, s):
+    "Field schema `f` with `s` the schema of its value (inside its default)"
+    return {**f, 'schema': {**f['schema'], 'schema': s} if f['schema']['type'] == 'default' else s}
+
+def _checked_first(m, new, defs):
+    "Core schema `m` of a pydantic model run after a check of its fields by `new`, the same made strict: pydantic validates a model with the validator its class was made with, whatever the schema says. The check lets by the fields holding only plain data (the model checks those alike) and fills in no defaults (the model does, and notes what was given)"
+    old, value = dict(_fields(m['schema'])), lambda f: f['schema']['schema'] if f['schema']['type'] == 'default' else f['schema']
+    step = {n: {'type': 'typed-dict-field', 'required': False, 'schema': {'type': 'any'} if _plain_data(old[n], defs) else value(f)} for n,f in _fields(new['schema'])}
+    return {'type': 'chain', 'steps': [{'type': 'typed-dict', 'fields': step, 'extra_behavior': 'forbid', 'config': m.get('config', {})},
+                                       {k: v for k,v in m.items() if k != 'ref'}], **({'ref': m['ref']} if 'ref' in m else {})}
+
+def _plain_data(o, defs):
+    "Does core schema `o` (a field's) hold no record or reference, nor a default that takes null: what a model checks as strictly as the first validator?"
+    if isinstance(o, (list, tuple)): return all(_plain_data(x, defs) for x in o)
+    if not isinstance(o, dict): return True
+    if o.get('type') in ('model', 'typed-dict', 'dataclass', 'definition-ref'): return False
+    if o.get('type') in ('model-field', 'dataclass-field', 'typed-dict-field') and (d := _default(o)) is not None and _takes_null(d['schema'], defs): return False
+    return all(_plain_data(v, defs) for k,v in o.items() if k not in _no_schema)
+
+_no_null = {'int', 'float', 'str', 'bool', 'bytes', 'list', 'tuple', 'set', 'frozenset', 'dict', 'model', 'dataclass', 'typed-dict', 'enum',
+            'date', 'time', 'datetime', 'timedelta', 'uuid', 'decimal'}  # core schemas that never accept None
+
+def _takes_null(s, defs):
+    "Might core schema `s` accept None? False only where it surely refuses it (`defs`: the definitions a reference may name)"
+    t = s['type']
+    if t in _no_null: return False
+    if t == 'literal': return None in s['expected']
+    if t == 'is-instance': return isinstance(None, s['cls'])
+    if t == 'definition-ref': return defs.get(s['schema_ref'], {}).get('type') not in _no_null
+    if t == 'union': return any(_takes_null(c[0] if isinstance(c, tuple) else c, defs) for c in s['choices'])
+    if t == 'lax-or-strict': return _takes_null(s['lax_schema'], defs) or _takes_null(s['strict_schema'], defs)
+    if t == 'json-or-python': return _takes_null(s['json_schema'], defs) or _takes_null(s['python_schema'], defs)
+    if t in ('function-after', 'chain'): return _takes_null(s['schema'] if t == 'function-after' else s['steps'][0], defs)  # what runs first
+    return True
 
 # %% ../nbs/01_call.ipynb #713267e3
 class _Spec(typing.NamedTuple):
@@ -396,12 +462,13 @@ class _Spec(typing.NamedTuple):
     varpos: str|None = None # the name of the `*args` parameter
     fills: dict = {} # name -> the `Field` a parameter has as its default, whose default is filled in when the model leaves it out
     classes: tuple = () # the classes whose `_Spec`s were made with this one, but pydantic models (pydantic fixes what they accept when the class is made): its cache entry checks them too
-    names: frozenset = frozenset() # the parameters' names: arguments under these names only, none null, are validated as they are
+    names: frozenset = frozenset() # the parameters' names: arguments under these names only, none null, need no renaming or dropping
     plain: bool = False # no positional-only parameter, `*args`, `**kwargs` or `Field` default: called as `f(**args)`
     aio: bool = False # an async tool?
     optional: bool = False # a parameter with a default? (only then is a null argument dropped)
-    fast: abc.Callable|None = None # pydantic's validator of the arguments as annotated, unknown fields refused at any depth: tried first (see `_pure`)
+    fast: abc.Callable|None = None # pydantic's validator of the arguments as annotated, unknown fields and nulls for defaults refused at any depth: tried first (see `_pure`, `_strict`)
     fast_json: abc.Callable|None = None # the same, reading a JSON string itself (see `_json_ok`)
+    nulls: tuple = () # parameters with a default whose null `fast` can't refuse (`Any`, say): a null there goes to the repairs
 
 # %% ../nbs/01_call.ipynb #0155b4db
 def _is_async(f): return inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(getattr(f, '__call__', None))
@@ -410,14 +477,14 @@ _config = ConfigDict(arbitrary_types_allowed=True, coerce_numbers_to_str=True, a
 
 _fast_config = ConfigDict(arbitrary_types_allowed=True, allow_inf_nan=False, extra='forbid')  # numbers for strings left to the repairs
 
-def _validator(td, config=_config):
-    "pydantic's validator for TypedDict `td`; a `pattern` pydantic's regex engine can't compile (a lookahead, a backreference) is checked with Python's `re`"
+def _adapter(td, config=_config):
+    "pydantic's `TypeAdapter` of TypedDict `td`; a `pattern` pydantic's regex engine can't compile (a lookahead, a backreference) is checked with Python's `re`"
     td.__pydantic_config__ = config
-    try: return TypeAdapter(td).validator
+    try: return TypeAdapter(td)
     except SchemaError as e:
         if 'regex' not in str(e): raise
     td.__pydantic_config__ = config | ConfigDict(regex_engine='python-re')
-    return TypeAdapter(td).validator
+    return TypeAdapter(td)
 
 def _make_spec(func, nested=None):
     "The `_Spec` of `func`: one validator of its whole argument dict, and the `_Spec`s of the classes in it made along (`nested`: those made so far)"
@@ -428,56 +495,91 @@ def _make_spec(func, nested=None):
     td = TypedDict('Arguments', {n: NotRequired[lax[n]] if opt else lax[n] for n,(a,opt) in ps.items()})
     aliases = {k: n for n,(a,_) in ps.items() if (al := field_alias(a)) for k in (al, _py_nm(al))}  # also as Gemini renames it
     plain = not (cp.varkw or cp.posonly or cp.varpos or cp.fills)
-    fast = fast_json = None
+    fast, fast_json, nulls = None, None, ()
     if top and not cp.varkw:
-        try: fast, fast_json = _first(ps, nested)
-        except Exception: pass  # a class that can't be read, or an annotation pydantic won't take as it is (a `typing.TypedDict` before Python 3.12): the repairs alone
-    return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, cp.varkw, cp.posonly, cp.pinned, _validator(td).validate_python, cp.varpos, cp.fills,
-                 tuple(c for c in nested if not issubclass(c, BaseModel)) if top else (), frozenset(ps), plain, _is_async(func), any(opt for _,opt in ps.values()), fast, fast_json)
+        try: fast, fast_json, nulls = _first(ps, nested)
+        except Exception: pass  # a class that can't be read, a record's field whose null can't be refused, or an annotation pydantic won't take as it is (a `typing.TypedDict` before Python 3.12): the repairs alone
+    return _Spec({n: opt for n,(a,opt) in ps.items()}, aliases, cp.varkw, cp.posonly, cp.pinned, _adapter(td).validator.validate_python, cp.varpos, cp.fills,
+                 tuple(c for c in nested if not issubclass(c, BaseModel)) if top else (), frozenset(ps), plain, _is_async(func), any(opt for _,opt in ps.values()),
+                 fast, fast_json, nulls)
 
 # %% ../nbs/01_call.ipynb #01808cd7
-_specs = {}  # id of a function -> (a weakref to it, {bound?: (fingerprint, custom types, `_Spec`)})
+_specs = {}  # id of a callable -> (a weakref to it, {bound?: (fingerprint, custom types, `_Spec`)})
+_fns = {}  # id of a plain function -> (a weakref to it, its code, defaults, kwdefaults, a copy of its annotations, of `custom_types`, its classes' `_marks`, its first validator if `call_func` may call it in short, `_Spec`)
 
 def _spec(func):
     "The cached `_Spec` of `func`, remade when `get_schema` would remake its schema (the same fingerprint)"
+    if type(func) is types.FunctionType: return e[1] if (e := _cached(func)) else _remember(func)
     o = func.__func__ if type(func) is types.MethodType else func
     key, h = func is not o, _specs.get(id(o))
     if h is not None and h[0]() is o and (e := h[1].get(key)) and e[1] == custom_types and _fp(func, e[2].classes) == e[0]: return e[2]
     res = _make_spec(func)
     if h is None or h[0]() is not o:
-        try: h = _specs[id(o)] = weakref.ref(o, partial(_forget, id(o))), {}
+        try: h = _specs[id(o)] = weakref.ref(o, partial(_forget, _specs, id(o))), {}
         except TypeError: return res  # not weakly referenceable: no caching
     h[1][key] = _fp(func, res.classes), set(custom_types), res
     return res
 
-def _fp(func, classes):
-    "What `func`'s validator depends on: the schema's `fingerprint`, read at once for a plain function (its code, defaults, annotations and each annotation; its docstring plays no part), and the `__init__` and own annotations of `classes`"
-    if type(func) is not types.FunctionType: return tuple(fingerprint(func, target(func), classes))
-    ann = func.__annotations__
-    res = (func.__code__, func.__defaults__, func.__kwdefaults__, ann, *ann.values())
-    for c in classes:
-        ann = _vars(c).get('__annotations__')
-        res += (c.__init__, ann, *ann.values()) if ann else (c.__init__, ann)
-    return res
+def _cached(f):
+    "(the first validator `call_func` may call `f` with the short way, or None; the `_Spec`) made for plain function `f`, if nothing they were made from has changed since: `f`'s code, defaults and annotations (the same objects, the annotations equal), `custom_types`, and the classes in them (see `_marks`); else None. An entry found is `f`'s: `_forget` drops one as its function dies, before its id can be taken"
+    try: _, code, dflt, kwd, ann, ct, marks, fast, sp = _fns[id(f)]
+    except KeyError: return None
+    if (f.__code__ is code and f.__defaults__ is dflt and f.__kwdefaults__ is kwd and f.__annotations__ == ann and custom_types == ct
+        and (not marks or _same(marks))): return fast, sp
 
-def _forget(i, r):
-    "Drop the cache entry of the function with id `i`, gone (its weakref `r` now dead), unless a newer one took its id"
-    if (h := _specs.get(i)) is not None and h[0] is r: del _specs[i]
+def _short(f, fc_inputs):
+    "`fc_inputs` validated the short way, for `f(**args)`, if `f` is a plain function met before and unchanged since (and takes its arguments by name); else None"
+    if (e := _cached(f)) is None or (fast := e[0]) is None: return None
+    if type(fc_inputs) is not dict: return _coerce(e[1], fc_inputs)
+    try: args = fast(fc_inputs)
+    except Exception: return _repair(e[1], fc_inputs)  # the repairs say what is wrong, or repair it
+    return args if len(args) == len(fc_inputs) else _repair(e[1], fc_inputs)  # it left out a name it doesn't know: the repairs say so
+
+def _remember(f):
+    "Make and cache plain function `f`'s `_Spec`"
+    got = f.__code__, f.__defaults__, f.__kwdefaults__, dict(f.__annotations__), set(custom_types)  # read first: an edit made meanwhile remakes it
+    sp = _make_spec(f)
+    fast = sp.fast if sp.plain and not sp.nulls else None  # `call_func`'s short way: `f(**fast(args))`
+    _fns[id(f)] = (weakref.ref(f, partial(_forget, _fns, id(f))), *got, _marks(sp.classes), fast, sp)
+    return sp
+
+def _marks(classes):
+    "What the `_Spec`s of `classes` are made from: each one's `__init__` and (a copy of) its own annotations"
+    return tuple((c, c.__init__, None if (a := _vars(c).get('__annotations__')) is None else dict(a)) for c in classes)
+
+def _same(marks):
+    "Are the classes of `_marks` as they were?"
+    for c,init,ann in marks:
+        if c.__init__ is not init or _vars(c).get('__annotations__') != ann: return False
+    return True
+
+def _fp(func, classes):
+    "What callable `func`'s validator depends on (but a plain function's: see `_cached`): the schema's `fingerprint`"
+    return tuple(fingerprint(func, target(func), classes))
+
+def _forget(cache, i, r):
+    "Drop the entry of `cache` for the callable with id `i`, gone (its weakref `r` now dead), unless a newer one took its id"
+    if (h := cache.get(i)) is not None and h[0] is r: del cache[i]
 
 # %% ../nbs/01_call.ipynb #8b672d8f
 def _coerce(sp, inputs, nested=False):
     "`inputs` validated for the tool `sp` describes, or an `_InputError` of short lines saying what is wrong (`nested`: building a record's fields)"
-    if type(inputs) is not dict:
-        if type(inputs) is str and sp.fast_json is not None:
-            try: args = sp.fast_json(inputs)
-            except Exception: pass  # read and checked again below
-            else: return {k: v for k,v in args.items() if v is not None or not sp.params[k]} if sp.optional else args  # null for a parameter with a default: the default
-        inputs = _args(inputs)
-    if inputs.keys() <= sp.names and not (sp.optional and any(map(_is_none, inputs.values()))):  # nothing to rename, drop or refuse
-        if sp.fast is not None:
-            try: return sp.fast(inputs)
-            except Exception: pass  # the repairing validator says what is wrong, or repairs it
-        args, extra, errs = inputs, None, []
+    if sp.fast is not None:  # tried first, as the arguments came: it refuses nulls for defaults itself
+        if type(inputs) is dict:
+            if not (sp.nulls and any(inputs.get(n, 0) is None for n in sp.nulls)):
+                try: args = sp.fast(inputs)
+                except Exception: pass  # the repairs say what is wrong, or repair it
+                else:
+                    if len(args) == len(inputs): return args  # else it left out a name it doesn't know
+        elif type(inputs) is str and sp.fast_json is not None:
+            try: return sp.fast_json(inputs)
+            except Exception: pass
+    return _repair(sp, inputs, nested)
+
+def _repair(sp, inputs, nested=False):
+    "`inputs` validated by the repairing validator (see `_coerce`)"
+    if type(inputs) is not dict: inputs = _args(inputs)
+    if inputs.keys() <= sp.names and not (sp.optional and any(map(_is_none, inputs.values()))): args, extra, errs = inputs, None, []  # nothing to rename, drop or refuse
     else: args, extra, errs = _sort(sp, inputs)
     try: args = sp.validate(args)
     except ValidationError as e: errs += _err_lines(e)
@@ -646,9 +748,17 @@ def _ours(e): return type(e) in (NameError, _CallError, _InputError)  # an error
 # %% ../nbs/01_call.ipynb #caa56b2d
 _plain = {types.FunctionType, types.MethodType, type, partial}  # called as they are
 
-def _prepare(fc_name, fc_inputs, ns):
-    "The tool `fc_name` (a name in `ns`, or the function itself), its validated arguments, and its `_Spec` (how to pass them)"
-    f = resolve_nm(fc_name, ns) if isinstance(fc_name, str) else fc_name
+def _tool(fc_name, ns):
+    "The tool `fc_name` names in `ns` (see `resolve_nm`), or `fc_name` itself if it is no name: at once for a name in a dict, or the name of the one function in a list"
+    if type(fc_name) is str:
+        if type(ns) is list:
+            if len(ns) == 1 and type(f := ns[0]) is types.FunctionType and f.__name__ == fc_name and fc_name.isidentifier() and fc_name[0] != '_': return f
+        elif type(ns) is dict and (f := ns.get(fc_name, _none)) is not _none and not fc_name.startswith('_'): return f
+    elif not isinstance(fc_name, str): return fc_name
+    return resolve_nm(fc_name, ns)
+
+def _prepare(f, fc_name, fc_inputs):
+    "Tool `f` as it is called, its validated arguments, and its `_Spec` (how to pass them); `fc_name`: what the model called it"
     if type(f) not in _plain:
         if not callable(f): raise NameError(f"Tool {_show(fc_name)} is not callable")
         f = _bound_call(f)
@@ -689,26 +799,31 @@ def _outwards(f):
     "The frames from `f` outwards"
     while f is not None: yield f; f = f.f_back
 
+def _stack(f):
+    "The frames from `f` outwards, taken now (a suspended coroutine's frame loses its callers)"
+    res = []
+    while f is not None: res.append(f); f = f.f_back
+    return tuple(res)
+
 @contextlib.contextmanager
 def _dispatch(f):
     "While the calls frame `f` hands out run in other threads or tasks, remember its stack (unless an outer dispatch did), so a tool can find who called. Taken now: a suspended coroutine's frame loses its callers"
-    tok = _caller.set(tuple(_outwards(f))) if not _caller.get() else None
+    tok = _caller.set(_stack(f)) if not _caller.get() else None
     try: yield
     finally:
         if tok is not None: _caller.reset(tok)
 
 # %% ../nbs/01_call.ipynb #e991e207
 _pool_keep, _pool_idle_s = 16, 60.  # idle worker threads kept for the next sync tool, and how long each waits for one
-_idle, _idle_lock = [], threading.Lock()  # the job queues of the idle workers
+_idle = []  # the job queues of the idle workers: a list's `pop`, `append` and `remove` are atomic, so no lock
 
 def _submit(start, finish, fn, args, frame):
     "Run `fn(*args)` in a worker thread (an idle one if there is one, else a new one), in a copy of the current context that remembers the caller's namespace (the stack from `frame`), if `start()` still says so; then `finish(ok, result or exception)` there"
     ctx = contextvars.copy_context()
-    if not ctx.get(_caller): ctx.run(_caller.set, tuple(_outwards(frame)))
+    if not ctx.get(_caller): ctx.run(_caller.set, _stack(frame))
     job = start, finish, ctx, fn, args
-    with _idle_lock: q = _idle.pop() if _idle else None
-    if q is None: threading.Thread(target=_worker, args=(job,), name='fncall-tool', daemon=True).start()
-    else: q.put(job)
+    try: _idle.pop().put(job)
+    except IndexError: threading.Thread(target=_worker, args=(job,), name='fncall-tool', daemon=True).start()
 
 def _thread(fn, *args):
     "A `concurrent.futures.Future` of `fn(*args)` run in a worker thread"
@@ -726,16 +841,15 @@ def _worker(job):
             try: res = True, ctx.run(fn, *args)
             except BaseException as e: res = False, e
         job = start = ctx = fn = args = None  # an idle worker holds nothing of the last call
-        with _idle_lock:
-            if keep := len(_idle) < _pool_keep: _idle.append(q)
+        if keep := len(_idle) < _pool_keep: _idle.append(q)  # two at once may both append: a few more kept, no harm
         if res is not None: finish(*res)  # idle first: the caller's next call, sent on this result, finds this worker free
         finish = res = None
         if not keep: return
         try: job = q.get(timeout=_pool_idle_s)
         except queue.Empty:
-            with _idle_lock:
-                if q in _idle: _idle.remove(q); return
-            job = q.get()  # taken meanwhile: its job is on the way
+            try: _idle.remove(q)
+            except ValueError: job = q.get()  # taken meanwhile: its job is on the way
+            else: return
 
 # %% ../nbs/01_call.ipynb #99edd19c
 async def _in_thread(fn, *args):
@@ -748,6 +862,8 @@ async def _in_thread(fn, *args):
         except RuntimeError: pass  # the loop has closed: no one waits for this any more
     _submit(lambda: not fut.cancelled(), finish, fn, args, sys._getframe(1))
     return await fut
+
+_data = {str, int, float, bool, type(None), dict, list, tuple}  # what a sync tool returns that is never awaited (`inspect.isawaitable` of a dict takes 0.4 us)
 
 def _settle(fut, ok, v):
     "Give `fut` a worker's result, unless it was cancelled meanwhile (a timeout)"
@@ -779,7 +895,7 @@ def _call_sync(f, args, sp):
 
 def _run(nm, inputs, ns, text):
     "(ok, result or exception, the model's text for a failure if `text`) of one call, in its worker thread: a tool's exception is formatted there, within its timeout (its `__str__` is the tool's code too)"
-    try: return True, _call_sync(*_prepare(nm, inputs, ns)), None
+    try: return True, _call_sync(*_prepare(_tool(nm, ns), nm, inputs)), None
     except KeyboardInterrupt: raise
     except BaseException as e: return False, e, _model_err(_name(nm), e) if text else None
 

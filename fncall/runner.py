@@ -9,6 +9,7 @@ __all__ = []
 
 # %% ../nbs/01a_runner.ipynb #b2c0d004
 import ast, builtins, contextlib, ctypes, json, math, os, platform, re, shutil, signal, struct, sys, sysconfig, threading, time, traceback
+from _signal import signal as _handle, getsignal as _handler # `signal`'s, without the enums it makes of what they get and give (4 us a call)
 from inspect import CO_COROUTINE
 
 # %% ../nbs/02_python.ipynb #f918ac4d
@@ -20,8 +21,8 @@ class _AsyncTimeout(_Timeout):
     def __init__(self, *args): super().__init__(*args); _arm_trap()
 
 class _Call:
-    "One timed call: its deadline, whether its timeout has fired, `done`, set when it ends, and `st`, its thread's `_Thread` once it runs"
-    def __init__(self, deadline): self.deadline, self.fired, self.done, self.st = deadline, False, threading.Event(), None
+    "One timed call: its deadline, whether its timeout has fired, `done`, set when it ends (if `watched`: another thread waits for it), and `st`, its thread's `_Thread` once it runs"
+    def __init__(self, deadline, watched=True): self.deadline, self.fired, self.done, self.st = deadline, False, threading.Event() if watched else None, None
 
 class _Thread:
     "A thread's timeout state: `call`, the timed call whose timeout may be raised into the thread now (None when none runs, and while fncall's own code runs); it changes under `lock`, which a watchdog holds to inject"
@@ -62,13 +63,13 @@ def _on_alarm(signum, frame):
 
 def _set_alarm(deadline):
     "Make SIGALRM call `_on_alarm` at `deadline` and every 20 ms after; returns what `_reset_alarm` needs to put back what was there"
-    h = signal.signal(signal.SIGALRM, _on_alarm)
+    if (h := _handler(signal.SIGALRM)) is not _on_alarm: _handle(signal.SIGALRM, _on_alarm) # the worker keeps ours between runs: a system call saved
     return h, signal.setitimer(signal.ITIMER_REAL, max(deadline-time.monotonic(), 1e-6), 0.02), time.monotonic()
 
 def _reset_alarm(h, old, t0):
     "Put back SIGALRM handler `h` and timer `old`, less the time passed since `t0` (a timer that ran out meanwhile fires at once)"
     signal.setitimer(signal.ITIMER_REAL, 0)
-    signal.signal(signal.SIGALRM, h)
+    if h is not _on_alarm: _handle(signal.SIGALRM, h)
     if old[0]: signal.setitimer(signal.ITIMER_REAL, max(old[0]-(time.monotonic()-t0), 1e-6), old[1])
 
 _set_async = ctypes.pythonapi.PyThreadState_SetAsyncExc # (thread id, exception class): it lands at the thread's next check
@@ -108,7 +109,7 @@ def _guard(f, timeout, outer=None, call=None):
     deadline = call.deadline if call else min(time.monotonic()+timeout if timeout else math.inf, outer.deadline if outer else math.inf)
     if deadline == math.inf: return f()
     st, prev_trace, alarm, watched = _tls.st, sys.gettrace(), None, call is not None
-    call = call or _Call(deadline)
+    call = call or _Call(deadline, watched=not st.main)
     try:
         if st.main: alarm = _set_alarm(deadline)
         elif not watched: threading.Thread(target=_watchdog, args=(call,), daemon=True).start()
@@ -120,8 +121,8 @@ def _guard(f, timeout, outer=None, call=None):
     finally:
         try: _release(st) # first, calling nothing before: no timeout lands after this
         except (_Taken, _Timeout): pass
-        call.done.set()
-        sys.settrace(prev_trace)
+        if call.done: call.done.set()
+        if sys.gettrace() is not prev_trace: sys.settrace(prev_trace)
         if alarm: _reset_alarm(*alarm)
 
 # %% ../nbs/02_python.ipynb #9f9027d9
@@ -134,7 +135,10 @@ _NOVAL = object()
 _FLAGS = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
 
 def _compile(code):
-    "Compile `code` into a body and, if it ends in an expression without `;`, that expression"
+    "Compile `code` into a body (None for none) and, if it ends in an expression without `;`, that expression"
+    if not ('\n' in code or '\r' in code or code[:1].isspace()): # one line, most often an expression: compiled as one at once
+        try: return None, compile(code, _FN, 'eval', flags=_FLAGS)
+        except SyntaxError: pass
     tree = ast.parse(code, _FN)
     last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
     if last: tree.body.pop()
@@ -144,8 +148,8 @@ def _compile(code):
 
 # %% ../nbs/02_python.ipynb #6a2bc686
 async def _aexec(body, expr, glb, loc):
-    r = eval(body, glb, loc)
-    if body.co_flags & CO_COROUTINE: await r
+    if body is not None and body.co_flags & CO_COROUTINE: await eval(body, glb, loc)
+    elif body is not None: eval(body, glb, loc)
     if expr is None: return _NOVAL
     r = eval(expr, glb, loc)
     return await r if expr.co_flags & CO_COROUTINE else r
@@ -168,8 +172,8 @@ def _run_coro(coro):
 
 def _exec(body, expr, glb, loc):
     "Run `body` then return the value of `expr` (or `_NOVAL`)"
-    if (body.co_flags | (expr.co_flags if expr else 0)) & CO_COROUTINE: return _run_coro(_aexec(body, expr, glb, loc))
-    exec(body, glb, loc)
+    if ((body.co_flags if body else 0) | (expr.co_flags if expr else 0)) & CO_COROUTINE: return _run_coro(_aexec(body, expr, glb, loc))
+    if body is not None: exec(body, glb, loc)
     return _NOVAL if expr is None else eval(expr, glb, loc)
 
 # %% ../nbs/02_python.ipynb #a1e0c002
@@ -318,8 +322,9 @@ def _hide(libc):
 # %% ../nbs/02_python.ipynb #e67a6309
 def _reap():
     "Collect exited children (and adopted orphans), so their zombies do not count against the process limit"
-    with contextlib.suppress(ChildProcessError):
+    try:
         while os.waitpid(-1, os.WNOHANG)[0]: pass
+    except ChildProcessError: pass
 
 def _kill_rest(me, kill_all):
     "Kill every process the runs started, but not the worker: with `kill_all` (a uid of its own, or a pid namespace) kill(-1) reaches exactly those, else its descendants"
@@ -329,21 +334,22 @@ def _kill_rest(me, kill_all):
 def _flush():
     "Flush the real stdout and stderr, and whatever the code replaced them with (even None)"
     for f in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
-        with contextlib.suppress(Exception): f.flush()
+        try: f.flush()
+        except Exception: pass
 
 def _worker(cfg, rf):
     "Main loop of the worker process: one JSON request per line in, one JSON answer per line out"
     _send(cfg['wfd'], dict(ready=_limit(cfg))) # before any code runs: no code can forge it
     ns, me = {'__name__': '__main__', '__builtins__': builtins}, os.getpid()
+    signal.signal(signal.SIGALRM, _on_alarm) # kept between runs: `_guard` then arms the timer alone
     for line in rf:
-        req = json.loads(line)
-        _reap()
+        req = json.loads(line.decode())
+        _reap() # what the last run left: before this one, so it has the whole process limit
         try: a = _serve(req['code'], ns, req['timeout'], cfg['max_output'])
         finally:
             if os.getpid()!=me: os._exit(0) # a forked child must never answer
         if a['status'] in ('timeout', 'cancelled'): _kill_rest(me, cfg['kill_all'])
         _flush()
-        _reap()
         _send(cfg['wfd'], dict(a, id=req['id']))
 
 def _send(wfd, msg):

@@ -304,7 +304,7 @@ def test_fast_path_same_as_repairs():
 def test_spec_cache_sees_class_edits_and_forgets():
     "A record's `__init__` or annotations replaced: the tool's validator is remade; a dead function's entry is dropped"
     import gc
-    from fncall.call import _specs
+    from fncall.call import _fns
     class R:
         def __init__(self, a:int): self.a = a
     def g(r:R): "G"; return r.a
@@ -313,6 +313,49 @@ def test_spec_cache_sees_class_edits_and_forgets():
     R.__init__ = init
     assert call_func(g, {'r': {'a': 1}}) == '1'
     i = id(g)
-    assert i in _specs
+    assert i in _fns
     del g; gc.collect()
-    assert i not in _specs or _specs[i][0]() is not None
+    assert i not in _fns or _fns[i][0]() is not None
+
+def test_short_way_sees_every_edit():
+    "A plain function met before is called the short way only while nothing its validator was made from has changed: code, defaults, annotations, custom types, its classes"
+    from dataclasses import dataclass
+    from fncall.call import _cached
+    from fncall.schema import custom_types
+    def g(x:int=1, *, k:int=2): "G"; return (x, k)
+    assert call_func('g', {'x': '3'}, ns=[g]) == (3, 2) and _cached(g) is not None
+    def h(y:int=1, *, k:int=2): "H"; return ('h', y, k)
+    g.__code__ = h.__code__
+    assert call_func('g', {'y': '4'}, ns=[g]) == ('h', '4', 2)  # its parameters now: y (g's annotations name none of them), k
+    g.__defaults__ = None
+    assert 'y: missing required argument' in call_func('g', {}, ns=[g], raise_on_err=False)
+    g.__kwdefaults__ = None
+    assert 'k: missing required argument' in call_func('g', {'y': 1}, ns=[g], raise_on_err=False)
+    g.__annotations__ = {'y': str, 'k': int}
+    assert call_func('g', {'y': '5', 'k': 1}, ns=[g]) == ('h', '5', 1)
+    class Tag:
+        def __init__(self, v:str): self.v = v
+    def tag(t:Tag): "Tag"; return t.v
+    assert 't: expected ' in call_func(tag, {'t': 'x'}, raise_on_err=False)
+    custom_types.add(Tag)
+    try: assert call_func(tag, {'t': 'x'}) == 'x'
+    finally: custom_types.discard(Tag)
+    assert 't: expected ' in call_func(tag, {'t': 'x'}, raise_on_err=False)
+    @dataclass
+    class P:
+        x:int
+    def p(v:P): "P"; return v.x
+    assert call_func(p, {'v': {'x': '1'}}) == 1 and _cached(p) is not None
+    P.__annotations__['y'] = int  # in place
+    assert _cached(p) is None
+
+def test_short_way_keeps_the_namespace_rules():
+    "The short way finds only what `resolve_nm` would: a name in a dict or of the one function in a list, never one starting with '_'"
+    def _hidden(x:int): "H"; return x
+    def ok(x:int): "O"; return x
+    for ns in ([_hidden], {'_hidden': _hidden}):
+        for _ in range(2): assert call_func('_hidden', {'x': 1}, ns=ns, raise_on_err=False).startswith("Error: Tool '_hidden' is not allowed")
+    assert call_func('other', {'x': 1}, ns={'other': ok}) == 1 and call_func('a.b', {'x': 2}, ns={'a.b': ok}) == 2
+    assert call_func('nope', {'x': 1}, ns=[ok], raise_on_err=False) == "Error: Tool 'nope' is not in the namespace"
+    ok.__name__ = 'not-a-name'
+    with pytest.raises(TypeError, match="mk_ns can't name"): call_func('not-a-name', {'x': 1}, ns=[ok])

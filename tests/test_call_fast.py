@@ -1,6 +1,6 @@
 "The validator `call_func` tries first (pydantic, no repairs, unknown fields refused at any depth) gives what the repairing one gives, whenever it accepts"
 import copy, enum, json, math, pytest
-from dataclasses import dataclass, field, InitVar
+from dataclasses import dataclass, field, fields, InitVar, is_dataclass
 from pathlib import Path
 from typing import Annotated, Literal, NamedTuple, Optional
 from uuid import UUID
@@ -71,7 +71,26 @@ class Exact(BaseModel):
     model_config = ConfigDict(allow_inf_nan=False)
     v:float
 
+class Postal(BaseModel):
+    street:str
+    zip:Optional[str] = None  # a null here means "leave it unset": the first validator refuses it, the repairs drop it
+    note:Annotated[Optional[str], Field(max_length=5)] = 'none'
+
+class Member(BaseModel):
+    name:str
+    address:Postal
+    prev:Optional[Postal] = None
+    tags:list[str] = Field(default_factory=list)
+    kids:list['Member'] = []
+
+@dataclass
+class Range:
+    lo:int
+    hi:Optional[int] = None
+
 def people(p:Person, others:list[Person]=None, notify:bool=False): "P"; return (p, others, notify)
+def enroll(m:Member, r:Range|None=None, opts:MaybeOpts|None=None, d:Defaults|None=None, limit:Optional[int]=None): "E"; return locals()
+def loose(m:Member, mode:Literal['a', None]='a', extra:Any=5, n:Optional[int]=None): "L"; return locals()  # nulls the first validator can't refuse: looked for first
 def spans(s:Span, more:Optional[list[Span]]=None, table:dict[str, Span]|None=None): "S"; return (s, more, table)
 def mixed(name:str, count:int, tags:Optional[list[str]]=None, mode:Literal['fast', 'slow']='fast', color:Color=Color.RED,
           where:Optional[Span]=None, opts:Opts|None=None, path:Path|None=None, uid:UUID|None=None, ratio:float=0.5,
@@ -82,10 +101,35 @@ VALID = [(people, {'p': {'name': 'Ann', 'age': 30, 'address': {'street': '1 Main
          (spans, {'s': {'start': 1, 'stop': 4}, 'more': [{'start': 2}], 'table': {'a': {'start': 3}}}),
          (mixed, {'name': 'x', 'count': 3, 'tags': ['a', 'b'], 'mode': 'slow', 'color': 'green', 'where': {'start': 0, 'stop': 2},
                   'opts': {'mode': 'a', 'limit': 2, 'ratio': 1.5}, 'path': '/tmp/x', 'uid': '12345678-1234-5678-1234-567812345678',
-                  'ratio': 0.25, 'table': {'a': 1}, 'pair': [1, 'a'], 'exact': {'v': 2.5}})]
+                  'ratio': 0.25, 'table': {'a': 1}, 'pair': [1, 'a'], 'exact': {'v': 2.5}}),
+         (enroll, {'m': {'name': 'A', 'address': {'street': 's', 'zip': '1'}, 'prev': {'street': 'p', 'note': 'n'}, 'tags': ['t'],
+                         'kids': [{'name': 'K', 'address': {'street': 'k', 'zip': '2'}, 'prev': {'street': 'q'}}]},
+                   'r': {'lo': 1, 'hi': 2}, 'opts': {'limit': 3}, 'd': {'n': 1, 'm': 2}, 'limit': 4}),
+         (loose, {'m': {'name': 'B', 'address': {'street': 's', 'zip': '3'}}, 'mode': 'a', 'extra': [1], 'n': 2})]
 
 def test_fast_validators_made():
-    for f,_ in VALID: assert _spec(f).fast is not None and _spec(f).fast_json is not None, f.__name__
+    for f,_ in VALID: assert _spec(f).fast is not None and (_spec(f).fast_json is None) == (f is loose), f.__name__
+    assert _spec(loose).nulls == ('mode', 'extra')  # nulls a first validator can't refuse: looked for in the arguments first
+
+def test_nulls_for_defaults_refused_first():
+    "The first validator refuses a null wherever a field has a default, at any depth (the repairs read it as the default), and the classes' own schemas are left as they were"
+    before = repr(Member.__pydantic_core_schema__), repr(Postal.__pydantic_core_schema__)
+    fast = _spec(enroll).fast
+    ok = {'m': {'name': 'A', 'address': {'street': 's'}, 'kids': [{'name': 'K', 'address': {'street': 'k', 'zip': 'z'}}]}}
+    assert fast(ok)['m'].kids[0].address.model_fields_set == {'street', 'zip'}
+    for where in ([], ['address'], ['prev'], ['kids', 0, 'address'], ['kids', 0, 'prev']):
+        args = copy.deepcopy(ok) | {'limit': None} if not where else copy.deepcopy(ok)
+        o = args['m']
+        for k in where: o = o.setdefault(k, {'street': 'p'}) if isinstance(k, str) else o[k]
+        if where: o['zip' if where[-1] != 'prev' else 'note'] = None
+        with pytest.raises(Exception): fast(args)
+        assert call_func(enroll, args)['m'] is not None  # the repairs take it
+    assert (repr(Member.__pydantic_core_schema__), repr(Postal.__pydantic_core_schema__)) == before
+    @dataclass
+    class Odd:
+        x:Any = 1  # takes null in a way the first validator can't refuse: left to the repairs
+    def g(o:Odd): "G"
+    assert _spec(g).fast is None
 
 def test_json_left_to_python():
     "JSON text is read by Python's `json` where pydantic would read it differently (a Decimal: every digit kept; and the repairs bound its digits, so no first validator); a null still means the default"
@@ -102,7 +146,7 @@ ODD = ['5', 5, 5.5, '5.5', -1, True, 'true', '', ' x ', [], {}, '[1, 2]', '{"x":
 def mutated(draw, v, odds=None):
     "`v` with some of its leaves and containers swapped for values models send, keys dropped, and unknown keys added; one in `odds` of each"
     if odds is None: odds = draw(st.sampled_from([1000, 40, 12, 4]))  # from nearly untouched to mostly odd
-    if draw(st.integers(0, odds)) == 0: return draw(st.sampled_from(ODD))
+    if draw(st.integers(0, odds)) == 0: return None if draw(st.integers(0, 3)) == 0 else draw(st.sampled_from(ODD))  # a null, often: it means "the default"
     if isinstance(v, dict):
         out = {k: draw(mutated(x, odds)) for k,x in v.items() if draw(st.integers(0, odds))}
         if draw(st.integers(0, odds)) == 0: out['zz'] = draw(st.sampled_from(ODD))
@@ -111,8 +155,16 @@ def mutated(draw, v, odds=None):
     return v
 
 def _same(a, b):
-    "Equal, with NaNs equal to NaNs (a NaN must never come out of either, but if one did, say so by value)"
-    return json.dumps(a, default=repr, sort_keys=True) == json.dumps(b, default=repr, sort_keys=True)
+    "Equal, with NaNs equal to NaNs (a NaN must never come out of either, but if one did, say so by value), and each model with the same fields set"
+    return json.dumps(_canon(a), default=repr, sort_keys=True) == json.dumps(_canon(b), default=repr, sort_keys=True)
+
+def _canon(o):
+    "`o` as plain data: a model as its class, the fields it was given and its fields' values; a dataclass as its class and fields"
+    if isinstance(o, BaseModel): return [type(o).__name__, sorted(o.model_fields_set), {k: _canon(getattr(o, k)) for k in type(o).model_fields}]
+    if is_dataclass(o) and not isinstance(o, type): return [type(o).__name__, {f.name: _canon(getattr(o, f.name)) for f in fields(o)}]
+    if isinstance(o, dict): return {repr(k): _canon(v) for k,v in o.items()}
+    if isinstance(o, (list, tuple, set, frozenset)): return [type(o).__name__, [_canon(v) for v in o]]
+    return repr(o)
 
 def _result(sp, args):
     "What `call_func` makes of `args` with the validators of `sp`: the arguments, or the error text"
@@ -131,6 +183,14 @@ def test_fast_agrees_with_repairs(f, valid, data):
     assert want[0] == got[0] and _same(got[1], want[1]), (args, got, want)
     text = json.dumps(args)
     assert _same(_result(sp, text), _result(repairs, text)), text
+    for a in (args, text):  # `call_func` by name, the short way
+        w = _result(repairs, copy.deepcopy(a))
+        assert _same(_called(f, copy.deepcopy(a)), (w[0], f(**w[1]) if w[0] else w[1])), a
+
+def _called(f, args):
+    "What `call_func` makes of `args` for `f`, by name in a list: the result, or the error text"
+    try: return True, call_func(f.__name__, args, ns=[f])
+    except Exception as e: return False, f'{type(e).__name__}: {e}'
 
 def test_valid_examples_agree():
     for f,args in VALID:
@@ -160,7 +220,7 @@ class Loose(BaseModel):
 class Checked(BaseModel):
     a:Annotated[int, BeforeValidator(lambda v: v)]
 
-@pytest.mark.parametrize('t', [object, Named, Plain, OwnInit, Before, Loose, list[Loose], Checked, MaybeOpts, Defaults, Tidy, Ordered, Shift, int|str, list[int]|int])
+@pytest.mark.parametrize('t', [object, Named, Plain, OwnInit, Before, Loose, list[Loose], Checked, Tidy, Ordered, Shift, int|str, list[int]|int])
 def test_no_fast_validator_where_it_could_differ(t):
     def f(x:t, y:list[int]=None): "F"
     assert _spec(f).fast is None

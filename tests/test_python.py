@@ -584,3 +584,31 @@ def test_killed_from_outside(sb):
     sb.run('x = 1'); os.kill(sb._worker_pid(), signal.SIGTERM); sb._proc.wait(timeout=5)
     r = sb.run('2')
     assert r.note.startswith('[the worker was killed by signal SIGTERM (sent from outside the sandbox) since the last run') and r.result == '2', str(r)
+
+ONE_LINERS = [('1+1', 2), ('1+1;', ''), ('"doc"', 'doc'), ('print(3)', '3'), ('(y := 4)', 4), ('x = 5', ''), ('1 # a comment;', 1),
+              ('import asyncio; 6', 6), ('await __import__("asyncio").sleep(0, 7)', 7)]
+
+@pytest.mark.parametrize('code,want', ONE_LINERS)
+def test_one_line_expressions_at_once(code, want):
+    "A one-line expression is compiled as one at once (no syntax tree); what a line gives is what the whole-code path gives"
+    from fncall.runner import _compile
+    assert python(code, glb={}) == want
+    assert (_compile(code)[0] is None) == (code in ('1+1', '"doc"', 'print(3)', '(y := 4)', '1 # a comment;', 'await __import__("asyncio").sleep(0, 7)'))
+
+@pytest.mark.parametrize('code,err', [(' 1+1', 'IndentationError'), ('(yield)', 'SyntaxError'), ('1+', 'SyntaxError'), ('nope', 'NameError')])
+def test_one_line_errors_as_before(code, err):
+    assert python(code, glb={}).splitlines()[-1].startswith(err)
+
+def test_sandbox_alarm_set_again_each_run(mode):
+    "Code that takes SIGALRM for itself in one run can't dodge the next run's timeout: the worker's own timeout ends it (no kill, state kept)"
+    with mk(mode) as s:
+        s.run('import signal; signal.signal(signal.SIGALRM, signal.SIG_IGN); kept = 1')
+        with ends_by(T+1): r = s.run('while True: pass')
+        assert (r.status, r.reset) == ('timeout', False) and s.python('kept') == '1', str(r)
+
+def test_sandbox_output_read_whole(mode):
+    "What a run prints, however much, is read before the run returns: each pipe is read until a read comes back short"
+    with mk(mode, max_output=10**7) as s:
+        for n in (0, 10, 65535, 65536, 65537, 3*65536+5):
+            r = s.run(f'import sys; sys.stdout.write("x" * {n}); sys.stderr.write("y" * {n}); sys.stdout.flush(); sys.stderr.flush()')
+            assert (len(r.stdout), len(r.stderr), r.truncated) == (n, n, False), (n, len(r.stdout), len(r.stderr))

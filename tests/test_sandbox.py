@@ -309,7 +309,7 @@ def test_serve_sigterm_mid_call():
 def test_serve_warns_without_namespaces():
     "One line on stderr when the model-facing python tool runs without namespaces, saying how to get them"
     pytest.importorskip('mcp')
-    run = 'import sys, fncall\nsys.modules["fncall.python"]._bwrap_ok = lambda own: False\nfrom fncall.mcp import main; main()'
+    run = 'import sys, fncall.python\nsys.modules["fncall.python"]._bwrap_ok = lambda own: False\nfrom fncall.mcp import main; main()'
     p = subprocess.run([sys.executable, '-c', run, 'serve'], input='',
                        capture_output=True, text=True, cwd=HERE, timeout=30)
     assert p.stderr.count('without namespaces') == 1 and 'apt-get install bubblewrap' in p.stderr, p.stderr
