@@ -148,6 +148,7 @@ class Dialect:
     def refuse(self, after:str): return False # whether the first chars of `after`, fewer than `look`, already rule this dialect out (a stream need not wait for the rest)
     def close(self, tok:str): return self.ends, self.stops # what closes a span opened by `tok`
     def strong(self, tok:str): return not self.scans and ('|' in tok or '｜' in tok or tok[:1] == '[') # a special token that opens calls: it ends an open JSON span
+    def opens(self, tok:str): return tok[:2] != '</' # whether `tok` opens calls (of a dialect with `calls`): it ends a reasoning never closed
     def read(self, span:str, start:int, tok:str, rd) -> list: return [] # what the span holds: `ToolCall`s, `CallError`s, ('text', s), ('reasoning', s)
     calls = True # whether its spans may hold calls (reasoning, turn tokens: no)
     scans = False # a span with no closing token (JSON, Python-style code): `open` starts the shared JSON scan at the token, and brackets end it
@@ -185,9 +186,10 @@ class _Reader:
     def err(self, why, span, text=''): return CallError(f'{self.name}: {why}', span, text[:80])
 
     def calls_at(self, s, i):
-        "Where the first special token that opens calls stands in `s` from `i`, or None"
-        for m in self.drv.start_re.finditer(s, i):
-            if any(d.calls and d.strong(m.group()) for d in self.drv.by_tok[m.group()]): return m.start()
+        "Where the first token that opens calls stands in `s` from `i`, or None"
+        if not self.drv.opens: return None
+        m = _opens_re(self.drv.opens).search(s, i)
+        return m and m.start()
 
     def call(self, name, args, span, text='', untyped=False):
         "A `ToolCall` of `name` with `args` (a dict, or JSON text), or a `CallError`"
@@ -243,14 +245,15 @@ def _untyped(v, schema=None):
 # %% ../nbs/06_parse.ipynb #982873af
 @functools.lru_cache(maxsize=64)
 def _tokens(ds):
-    "For dialects `ds`: their start tokens, those that end an open JSON value, {token: the dialects it may open, in the order they claim it}, a regex of them all, their proper prefixes, those a dialect with `back` opens"
+    "For dialects `ds`: their start tokens, those that end an open JSON value, {token: the dialects it may open, in the order they claim it}, a regex of them all, their proper prefixes, those a dialect with `back` opens, those that open calls"
     by_tok = {}
     for d in sorted(ds, key=lambda d: d.scans): # a token shared with a JSON dialect is first the other dialect's, if it claims it
         for t in d.starts: by_tok.setdefault(t, []).append(d)
     by_tok = {t: tuple(v) for t,v in by_tok.items()}
     toks = tuple(by_tok)
     strong = tuple(t for t in toks if any(d.strong(t) for d in by_tok[t]))
-    return toks, strong, by_tok, re.compile(_alts(toks)) if toks else None, _prefixes(toks), frozenset(t for t in toks if any(d.back for d in by_tok[t]))
+    opens = tuple(t for t in toks if any(d.calls and d.opens(t) for d in by_tok[t]))
+    return toks, strong, by_tok, re.compile(_alts(toks)) if toks else None, _prefixes(toks), frozenset(t for t in toks if any(d.back for d in by_tok[t])), opens
 
 def _alts(ts): return '|'.join(map(re.escape, sorted(ts, key=len, reverse=True)))
 
@@ -279,6 +282,9 @@ def _cue(w):
     lit = re.match(r'(?:\\\W|[^\\.^$*+?{}()\[\]|])*', w)[0]
     if lit and w[len(lit):][:1] in ('?', '*', '{'): lit = lit[:-2] if lit[-2:-1] == '\\' else lit[:-1]  # its last char is optional
     return re.sub(r'\\(.)', r'\1', lit)
+@functools.lru_cache(maxsize=64)
+def _opens_re(toks): return re.compile(_alts(toks))
+
 
 # %% ../nbs/06_parse.ipynb #86c0acd0
 # The driver: one pass; at a token, the dialect reads its span
@@ -288,11 +294,14 @@ class _Driver:
         self.p,self.ctx,self.handle,self.events = parser,ctx,handle,events
         ds = parser._all
         self.sc = parser._scanner(self._item, hook, self._token, ds)
-        _,_,self.by_tok,self.start_re,self.prefixes,self.backs = _tokens(ds)
+        _,_,self.by_tok,self.start_re,self.prefixes,self.backs,self.opens = _tokens(ds)
         self.wrap_l,self.wrap_r,self.wrap_a = _wrap_l(ds)
         self.span = None  # the open `_Span`
         self.taking = None  # (dialect, token, the text before the token that belongs to its span)
         self.plist,self.pstart,self.plen = [],0,0  # prose given to the scanner, not yet settled into content
+        self.buf,self.buf0,self.bi = '',0,0  # the chunk being read, its offset, how much of it is in `plist`
+        self.fed = 0  # chars fed before it
+        self.unclosed = set()  # (dialect, token) of spans known to have no closing token in the rest of the text
         self.cuts = deque()  # (start, end) of calls found in that prose
         self.held = 0 # chars of it the last settling kept back
         self.calls,self.errors,self.content,self.reasoning = [],[],[],[]
@@ -366,8 +375,15 @@ def _settle(self:_Driver, final=False, upto=None):
 
 # %% ../nbs/06_parse.ipynb #1bc390c3
 @patch
+def _pull(self:_Driver, a):
+    "Put the prose of the chunk being read up to offset `a` into `plist` (a chunk is never copied whole: spans in it are not prose)"
+    k = min(a-self.buf0, len(self.buf))
+    if k > self.bi: self.plist.append(self.buf[self.bi:k]); self.plen += k-self.bi; self.bi = k
+
+@patch
 def _before(self:_Driver, a, n=256):
     "Up to `n` chars of prose before offset `a`"
+    self._pull(a)
     out,end = [],self.pstart+self.plen
     for piece in reversed(self.plist):
         st = end-len(piece)
@@ -385,29 +401,38 @@ def _trim(self:_Driver, n):
         if not self.plist[-1]: self.plist.pop()
         self.plen -= k; n -= k
 
+
 # %% ../nbs/06_parse.ipynb #db3bc944
 @patch
 def feed(self:_Driver, s, final=False):
     "Read chunk `s` (`final`: the last)"
-    while True:
-        if self.span is not None:
-            s = self._in_span(s, final)
-            if s is None: break
-        if not s and not final: break
-        self.plist.append(s); self.plen += len(s)
-        self.sc.feed(s, final)
-        if not self.sc.taken: break
-        s,self.sc.pend,self.sc.taken = self.sc.pend,'',False  # a dialect's span starts: its text is not prose
-        self._trim(len(s))
-        (d,tok,pre),a = self.taking,self.sc.base
-        self.sc.close(end=False)
-        if pre: self.cuts.append((a-len(pre), a))
-        self._settle(final=True)
-        self.span = _Span(d, tok, a, pre)
+    self._run(s, 0, self.fed, final)
+    self.fed += len(s)
     if final:
         self.sc.close(end=True)
         self._settle(final=True)
     elif self.span is None: self._settle()
+
+@patch
+def _run(self:_Driver, s, i, s0, final):
+    "Read `s` from `s[i]` (`s0`: the offset of `s[0]`): prose goes to the scanner, a dialect's span to its reader"
+    while True:
+        if self.span is not None:
+            i = self._in_span(s, i, final)
+            if i is None: return
+            continue  # the text read again after it may have opened a span
+        if i == len(s) and not final: return
+        self.buf,self.buf0,self.bi = s,s0,i
+        i = self.sc.feed(s, final, i)
+        if not self.sc.taken: self._pull(s0+len(s)); return  # text held back is prose until a token takes it
+        self._pull(s0+i)
+        head,self.sc.pend,self.sc.taken = self.sc.pend,'',False  # a dialect's span starts: its text is not prose
+        self._trim(len(head))  # the token's start, held back from the chunk before
+        (d,tok,pre),a = self.taking,self.sc.base
+        self.sc.close(end=False)
+        if pre: self.cuts.append((a-len(pre), a))
+        self._settle(final=True)
+        self.span = _Span(d, tok, a, pre, head, self.opens if (d, tok) in self.unclosed else ())
 
 @patch
 def _token(self:_Driver, text, i, tok):
@@ -421,43 +446,57 @@ def _token(self:_Driver, text, i, tok):
     self.taking = (d, tok, m[0] if m else '')
     return 'take'
 
+
 # %% ../nbs/06_parse.ipynb #926443f4
 @patch
-def _in_span(self:_Driver, s, final):
-    "Add `s` to the open span; at its end, read it and return the text after it (None: the span goes on)"
+def _in_span(self:_Driver, s, i, final):
+    "Add `s[i:]` to the open span; at its end, read it and return where the text after it resumes in `s` (None: the span goes on)"
     sp = self.span
-    w,off = sp.tail+s, sp.n-len(sp.tail)  # `w` starts at `off` in the span
-    m = sp.ends.search(w, max(0, len(sp.tok)-off)) if sp.ends else None
-    if sp.only: e = len(sp.tok)-off
-    elif m is None and not final:
-        sp.pieces.append(s); sp.n += len(s); sp.tail = w[-64:]
-        return None
-    else: e = len(w) if m is None else m.end() if m.group() in sp.keep else m.start()
-    whole = ''.join(sp.pieces) + s
-    text,s = whole[:off+e],whole[off+e:]
-    self.span = None
+    e = sp.end(s, i, final)
+    if e is None: sp.add(s[i:] if i else s); return None
+    self.span,before = None,''.join(sp.pieces)  # the span's text before `s[i]`
+    text = before[:e] if e <= sp.n else before + s[i:i+e-sp.n]
     out = sp.d.read(sp.pre+text, sp.start-len(sp.pre), sp.tok, _Reader(self.p, self.ctx, sp.d.name, self))
     if out and isinstance(out[-1], tuple) and out[-1][0] == 'rest':  # the span ends early: what follows is read again
-        k = out[-1][1]-len(sp.pre)
-        text,s,out = text[:k],text[k:] + s,out[:-1]
+        text,out = text[:out[-1][1]-len(sp.pre)],out[:-1]
+        if e == sp.n+len(s)-i and final: self.unclosed.add((sp.d, sp.tok))  # its closing token is nowhere in the rest of the text
     if self.announce: self.announce([r for r in out if not isinstance(r, tuple)])
     self._record(out)
-    self.sc.base += len(text)
-    self.pstart = sp.start+len(text)
-    return s
+    self.sc.base = self.pstart = end = sp.start+len(text)
+    if len(text) >= sp.n: return i+len(text)-sp.n
+    self._run(before[len(text):], 0, end, False)  # the text after the span that came before `s`
+    return i
+
 
 # %% ../nbs/06_parse.ipynb #32c7c432
 class _Span:
-    "A dialect's span while its text comes in"
-    def __init__(self, d, tok, start, pre=''):
-        self.d,self.tok,self.start,self.pre,self.pieces,self.n,self.tail = d,tok,start,pre,[],0,''
-        self.keep,self.only,self.ends = _closers(d, tok)
+    "A dialect's span while its text comes in: `n` chars so far, in `pieces`; `tail`: their end, not yet searched for a closing token"
+    def __init__(self, d, tok, start, pre='', head='', cut=()):
+        self.d,self.tok,self.start,self.pre,self.pieces,self.n,self.tail = d,tok,start,pre,[head],len(head),head
+        self.keep,self.only,self.ends = _closers(d, tok, cut)
+
+    def add(self, s):
+        self.pieces.append(s); self.n += len(s)
+        self.tail = s[-64:] if len(s) >= 64 else (self.tail+s)[-64:]
+
+    def end(self, s, i, final):
+        "Where the span ends, counted from its start, if it ends in `s[i:]` or the text ends; else None"
+        if self.only: return len(self.tok)
+        m,at = None,self.n-len(self.tail)
+        if self.tail:  # a closing token that starts in the text before `s`
+            m = self.ends.search(self.tail + s[i:i+64], max(0, len(self.tok)-at))
+            if m and m.start() >= len(self.tail): m = None
+        if m is None: m,at = self.ends.search(s, max(i, i+len(self.tok)-self.n)),self.n-i
+        if m is None: return self.n+len(s)-i if final else None
+        return at + (m.end() if m.group() in self.keep else m.start())
 
 @functools.lru_cache(maxsize=256)
-def _closers(d, tok):
-    "What closes a span of dialect `d` opened by `tok`: the tokens kept in it, whether it is the token alone, a regex of all"
+def _closers(d, tok, cut=()):
+    "What closes a span of dialect `d` opened by `tok` (and, when its own closing token is known to be missing, the tokens `cut`): the tokens kept in it, whether it is the token alone, a regex of all"
     ends,stops = d.close(tok)
-    return set(ends), not ends and not stops, re.compile('|'.join(map(re.escape, sorted([*ends, *stops], key=len, reverse=True)))) if ends or stops else None
+    stops = (*stops, *cut)
+    return set(ends), not ends and not stops, re.compile(_alts([*ends, *stops])) if ends or stops else None
+
 
 # %% ../nbs/06_parse.ipynb #d3d2057a
 # The JSON scan: JSON and Python-style spans end where their brackets balance; JSON dialects steer it
@@ -582,16 +621,19 @@ class _Scanner:
         self.win = (0, '')  # (offset, text) of the fast path's window
 
     # --- driving
-    def feed(self, chunk, final=False):
-        text = self.pend + chunk
-        self.final = final
-        p,self.hold = 0,None
+    def feed(self, chunk, final=False, i=0):
+        "Scan `chunk` from `chunk[i]`, after the text held back; where in `chunk` the scan stopped: its end, or a token `on_token` took (`pend`: the token's part held back)"
+        off = len(self.pend)
+        text,p = (self.pend + chunk[i:], 0) if off else (chunk, i)  # the held text is short, and held only in a stream
+        self.base -= p  # the offset of `text[0]`
+        self.final,self.hold = final,None
         while p < len(text) and self.hold is None: p = getattr(self, '_'+self.mode)(text, p)
         stop = len(text) if self.hold is None else self.hold
         self._flush(text, stop)
-        self.pend = text[stop:]
         self.base += stop
+        self.pend = text[stop:off] if self.taken else text[stop:]
         if final and self.pend and not self.taken: raise AssertionError('scanner held text at the end')
+        return max(stop-off, 0) + (i if off else 0)
 
     def close(self, end=True):
         "End what is open: at the `end` of the text, or (not `end`) at a dialect's token"
@@ -1385,6 +1427,7 @@ class _Json(Dialect):
 class _Marker(Dialect):
     "The parser's marker (`TOOL_CALL`), then one JSON call: each parser has its own, so it is not registered"
     name,scans,look = 'marker',True,1
+    def opens(self, tok): return False  # a word a model may think about
     def __init__(self, marker):
         self.starts,self.wraps,self.what,self.n = (marker,),(re.escape(marker) + ':?',),f'{marker!r} marker',len(marker)
         self.word = marker[-1].isalnum() or marker[-1] == '_'  # then `TOOL_CALL` is not in `TOOL_CALLS`
@@ -1433,6 +1476,7 @@ class _PythonTag(Dialect):
     name = 'python_tag'
     starts = terms = ('<|python_tag|>', '<|eom_id|>', '<|eot_id|>')
     scans,wraps,unwraps = True,(r'<\|python_tag\|>',),(r'<\|eom_id\|>', r'<\|eot_id\|>')
+    def opens(self, tok): return tok == '<|python_tag|>'
     def open(self, sc, text, i, tok):
         if tok != '<|python_tag|>': sc.end_region(sc.base+i); return i+len(tok)
         sc.begin_region(tok, sc.base+i)
