@@ -9,12 +9,12 @@ __all__ = ['ToolCall', 'CallError', 'ParseResult', 'ToolCallParser', 'StreamEven
            'render_calls']
 
 # %% ../nbs/06_parse.ipynb #dd6d9952
-import functools, inspect, json, keyword, math, re
+import functools, inspect, json, keyword, math, re, unicodedata
 from collections import deque
 from dataclasses import dataclass, field
 from fastcore.basics import patch
 from json.decoder import scanstring as _scanstring
-from .pycall import PYCALL_MAX_CHARS, map_positional_args, _spanned_calls, _literal as _pyliteral
+from .pycall import PYCALL_MAX_CHARS, map_positional_args, _spanned_calls, _literal as _pyliteral, _odd_escape
 
 # %% ../nbs/06_parse.ipynb #fae5202d
 @dataclass
@@ -192,7 +192,7 @@ def _calls_of(calls):
     out = []
     for c in calls:
         n,a = (c.tool_name, c.parameters) if isinstance(c, ToolCall) else (c.get('name'), c.get('arguments', {})) if isinstance(c, dict) else c
-        if not isinstance(n, str) or not n.strip(): raise ValueError(f'a call needs a tool name, got {n!r}')
+        if not isinstance(n, str) or not n.strip() or n != n.strip(): raise ValueError(f'a call needs a tool name with no space around it, got {n!r}')
         if not isinstance(a, dict): raise ValueError(f'{n}: the arguments must be a dict, got {type(a).__name__}')
         out.append((n, a))
     return out
@@ -227,8 +227,8 @@ def _py(v):
 _PYNAME = re.compile(r'(?!(?:default_api|functions)\.)[^\W\d]\w*(?:\.[^\W\d]\w*)*')
 def _pycall(d, name, args, lit=_py):
     "A Python-style call of `name` with `args`, their values written by `lit`"
-    if not _PYNAME.fullmatch(name) or any(keyword.iskeyword(p) for p in name.split('.')): raise _no(d, f'the tool name {name!r}', 'a Python-style call needs a name like f or a.f')
-    if k := next((k for k in args if not k.isidentifier()), None): raise _no(d, f'the argument name {k!r}', 'it is not a Python name')
+    if not _PYNAME.fullmatch(name) or unicodedata.normalize('NFKC', name) != name or any(keyword.iskeyword(p) for p in name.split('.')): raise _no(d, f'the tool name {name!r}', 'a Python-style call needs a name like f or a.f')
+    if k := next((k for k in args if not k.isidentifier() or unicodedata.normalize('NFKC', k) != k), None): raise _no(d, f'the argument name {k!r}', 'it is not a Python name as Python reads it (NFKC)')
     return f'{name}(' + ', '.join(f'{k}={lit(v)}' for k,v in args.items()) + ')'
 
 def _named_as(d, name, bad=r'[\s<>]'):
@@ -259,7 +259,7 @@ class _Reader:
         if not name: return self.err('no tool name', span, text)
         if span[1]-span[0] > self.parser.max_payload_chars:
             return self.err(f'the payload is {span[1]-span[0]} chars; max_payload_chars is {self.parser.max_payload_chars}', span, text)
-        if cut and not (isinstance(args, str) and _whole(args)): return self.err(f'{name}: {_CUT}', span, text)
+        if cut and not (isinstance(args, str) and args.strip() and _whole(args)): return self.err(f'{name}: {_CUT}', span, text)
         if isinstance(args, str):
             args,why = _args(args, self.ctx)
             if why: return self.err(f'{name}: {why}', span, text)
@@ -739,7 +739,7 @@ class _Scanner:
         if self.mode in _IN_SPAN:
             self.sp.cut = end and self.mode != 'py' and bool(self.stack or self.mode in ('dq', 'sq', 'sqend'))
             self._end_span(0, '')
-        if self.mode == 'xml': self._xml_close_all(self.base)
+        if self.mode == 'xml': self._xml_close_all(self.base, end)
         self.end_region(self.base)
 
     def _hold(self, i):
@@ -796,10 +796,10 @@ def _hold_tail(self:_Scanner, text, p):
 # %% ../nbs/06_parse.ipynb #5e1ec7a0
 # What a JSON dialect steers the scan with: a region after a tag, a call expected after a tag (with a name before it)
 @patch
-def begin_region(self:_Scanner, tag, a):
-    "JSON after `tag` (at offset `a`) holds calls, up to the next tag; none at all is an error naming the tag"
+def begin_region(self:_Scanner, tag, a, head=None):
+    "JSON after `tag` (at offset `a`) holds calls, up to the next tag; none at all is an error naming the tag; `head`: as for `expect_call`, a name that may come first"
     self.end_region(a)
-    self.region,self.region_start,self.payloads = tag,a,0
+    self.region,self.region_start,self.payloads,self.head = tag,a,0,head
 
 @patch
 def end_region(self:_Scanner, a):
@@ -1081,15 +1081,16 @@ def _xml_end_param(self:_Scanner):
     x['param'] = None
 
 @patch
-def _xml_end_call(self:_Scanner, a):
+def _xml_end_call(self:_Scanner, a, cut=False):
     self._xml_end_param()
     c,self.xml['call'] = self.xml['call'],None
-    if c is not None: c.end = a; self.emit(c)
+    if c is not None: c.end,c.cut = a,cut; self.emit(c)
 
 # %% ../nbs/06_parse.ipynb #c8e19611
 @patch
-def _xml_close_all(self:_Scanner, a):
-    self._xml_end_call(a)
+def _xml_close_all(self:_Scanner, a, cut=False):
+    "End the XML calls at `a`; `cut`: the text ends there, inside the open call"
+    self._xml_end_call(a, cut)
     self.mode,self.xml = 'prose',None
 
 @patch
@@ -1166,15 +1167,24 @@ def _suspect(s:str, v):
     k = m and next(g for g in m.groups() if g is not None)
     if isinstance(v, dict) and v and k and '\\' not in k and k != next(iter(v)):
         return f'not valid JSON, and repairing it would drop {k!r} and make an inner object the outer one'
+    if (w := _dropped(s, v)) is not None: return f'not valid JSON, and repairing it would drop {w!r}'
+
+_word = re.compile(r'\w+')
+_LIT = {'True': 'true', 'False': 'false', 'None': 'null'}
+def _dropped(s, v):
+    "A word or number of JSON text `s` that repaired value `v` no longer holds (`{\"at\": 7:45}` is not `{\"at\": 7}`), or None"
+    have = set(_word.findall(json.dumps(v, ensure_ascii=False)))
+    for w in _word.findall(s):
+        if w not in have and _LIT.get(w) not in have and not (w[:1] in 'un' and w[1:5].isalnum() and len(w) >= 5): return w  # `\u00e9`, `\n` escapes
 
 _jstr = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'', re.S)
-_JBAD = re.compile(r'\\(?:[^"\\/bfnrtu]|u(?![0-9a-fA-F]{4}))')
+_JESC = re.compile(r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})')
 
 def _as_written(s:str):
     "JSON text `s` with each string that holds an escape JSON doesn't define (`\"C:\\users\"`) kept as written, whole: its backslashes doubled"
     def keep(m):
         t = m[0]
-        if not _JBAD.search(t): return t
+        if not _odd_escape(t, 1, len(t)-1, _JESC): return t
         return t[0] + re.sub(r'\\(.)', lambda c: '\\\\' + ('\\' if c[1] == t[0] else '') + c[1], t[1:-1], flags=re.S) + t[0]
     return _jstr.sub(keep, s)
 
@@ -1351,11 +1361,40 @@ def _values(self:ToolCallParser, it, ctx):
         return vals, None if vals else 'no tool call found in the Python-style code'
     if it.value is not None: v = it.value
     else:
-        v,err = _load(s, ctx, repair=it.ctx != 'bare' or _calllike(s))
+        v,err = _load(s, ctx, repair=not (items := _items(s)) and (it.ctx != 'bare' or _calllike(s)))
+        if err and items and not it.name: return self._each(s, it, items, ctx), None  # each item of a broken array on its own
         if err: return [], err
     if it.name: return [(dict(name=it.name, arguments=v), span)], None
     if isinstance(v, list): return list(zip(v, it.spans or _item_spans(s, it.start) or [span]*len(v))), None
     return [(v, span)], None
+
+@patch
+def _each(self:ToolCallParser, s, it, items, ctx):
+    "The values of the items of broken JSON array `s`, each loaded (and repaired) alone: an item that fails is a `_Bad`, its siblings stay calls"
+    out = []
+    for a,b in items:
+        v,why = _load(s[a:b], ctx, repair=it.ctx != 'bare' or _calllike(s[a:b]))
+        out.append((_Bad(why) if why else v, (it.start+a, it.start+b)))
+    return out
+
+class _Bad(str): "Why an item of a JSON array could not be read"
+
+_atok = re.compile(r'"(?:[^"\\]|\\.)*"?|[{}\[\],]', re.S)
+def _items(s):
+    "(start, end) of each item of JSON array `s`, broken or not, split at the commas between its brackets; None if `s` is no array that closes"
+    i = len(s) - len(s.lstrip())
+    if s[i:i+1] != '[': return None
+    out,stack,a = [],[],i+1
+    for m in _atok.finditer(s, i):
+        c = m[0]
+        if c in '{[': stack.append('}' if c == '{' else ']')
+        elif c in '}]':
+            if not stack or stack.pop() != c: return None
+            if not stack:
+                if s[a:m.start()].strip(): out.append((a, m.start()))
+                return [(x+len(s[x:y])-len(s[x:y].lstrip()), y-len(s[x:y])+len(s[x:y].rstrip())) for x,y in out] if not s[m.end():].strip() else None
+        elif c == ',' and len(stack) == 1: out.append((a, m.start())); a = m.end()
+    return None
 
 # %% ../nbs/06_parse.ipynb #19f7f069
 @patch
@@ -1365,13 +1404,14 @@ def _interpret(self:ToolCallParser, it, ctx):
     err = lambda why, sp=span: CallError(why, sp, it.text[:80])
     if it.kind == 'missing': return [err(it.name)]
     if it.kind == 'xml':
-        if why := self._refuse(it): return [err(why)]
+        if why := self._refuse(it) or (it.cut and f'{it.name}: {_CUT}'): return [err(why)]
         vals = [(dict(name=it.name, arguments={k:_untyped(v, _prop(ctx, it.name, k)) for k,v in it.params.items()}), span)]
     else:
         vals,why = self._values(it, ctx)
         if why: return [] if bare and not py and not _calllike(it.text) else [err(why)]
     out = []
     for v,sp in vals:
+        if isinstance(v, _Bad): out.append(err(v, sp)); continue
         tc,why = _to_call(v, not bare or py, ctx)
         if tc is not None and ctx.tools is not None and tc.tool_name not in ctx.tools and v.get('short') in ctx.tools: tc.tool_name = v['short']  # `client.search`: `search`
         if tc is not None and it.kind == 'json' and not py and not it.name and (h := _first_name(it, sp[0])) and h != tc.tool_name:
@@ -1382,7 +1422,7 @@ def _interpret(self:ToolCallParser, it, ctx):
         if tc is not None: tc.span = sp
         if tc is not None or why: out.append(tc or err(why, sp))
     out = self._unlost(it, out, ctx, err)
-    if it.cut and any(isinstance(r, ToolCall) for r in out): return [err('the call is cut off at the end of the text (unclosed JSON): repairing it could drop arguments')]
+    if it.cut and any(isinstance(r, ToolCall) for r in out): return [err(_CUT)]
     return out
 
 @patch
@@ -1565,16 +1605,19 @@ def _marker(marker): return _Marker(marker)
 
 
 # %% ../nbs/06_parse.ipynb #5e1ec703
+_NAMED_JSON = (re.compile(r'\s{0,64}(?P<nm>[^\s<>{}\[\]"\'\\]{1,200})(?:\s|\\n){0,64}(?=\{)'),
+               re.compile(r'\s{0,64}(?:[^\s<>{}\[\]"\'\\]{1,200}(?:\s|\\n?){0,64})?'))
+
 @dialect
 class _Hermes(Dialect):
     "Hermes, Qwen 2.5/3, Granite 4, Reka, ERNIE 4.5: `<tool_call>{json}</tool_call>`"
     name = 'Hermes'
     starts = terms = ('<tool_call>', '</tool_call>')
-    scans,wraps,unwraps = True,('<tool_call>',),('</tool_call>',)
+    scans,wraps,unwraps = True,('<tool_call>(?:\\s{0,64}[^\\s<>{}\\[\\]"\'\\\\]{1,200})?',),('</tool_call>',)
     think = ('<think>\n', '\n</think>\n\n')
     def write(self, calls): return '\n'.join('<tool_call>\n' + _jd({'name': n, 'arguments': a}) + '\n</tool_call>' for n,a in calls)
     def open(self, sc, text, i, tok):
-        if tok == '<tool_call>': sc.begin_region(tok, sc.base+i)
+        if tok == '<tool_call>': sc.begin_region(tok, sc.base+i, _NAMED_JSON)  # `<tool_call>name {json}`: GLM 4.7 now and then
         else: sc.end_region(sc.base+i)
         return i+len(tok)
 
@@ -1713,7 +1756,7 @@ class _GigaChat(Dialect):
     def claim(self, after, before): return after.startswith('<|function_call|>') or self.back.search(before) is not None
     def close(self, tok): return (), ('</s>', '<|message_sep|>')
     def render(self, calls, content='', reasoning=''):
-        return _reasoned(self, reasoning) + '<|message_sep|>\n\n'.join([*([content] if content else []), *(f'function call<|role_sep|>\n{_jd({"name": n, "arguments": a})}' for n,a in _calls_of(calls))])
+        return _reasoned(self, reasoning) + '<|message_sep|>\n\n'.join([*([content] if content else []), *(f'function call<|role_sep|>\n{_free(self, _jd({"name": n, "arguments": a}), f"the call of {n}", "</s>", "<|message_sep|>")}' for n,a in _calls_of(calls))])
     def read(self, span, start, tok, rd):
         sp,body = (start, start+len(span)),span[span.index(tok)+len(tok):]
         if rd.cut and not _whole(body): return [rd.err(_CUT, sp, span)]
@@ -1843,21 +1886,21 @@ class _DeepSeek(Dialect):
         name,_,rest = body.partition('\n')
         m = _FENCE.match(rest)
         if m is None: return rd.err(f'{name.strip()}: expected the arguments in a ```json fence', sp, raw)
-        args = rest[m.end():]
-        e = args.rfind('```')
-        return rd.call(name, args[:e] if e >= 0 else args, sp, raw, cut=cut and e < 0)
-    def write(self, calls):
-        return '<｜tool▁calls▁begin｜>' + ''.join(f'<｜tool▁call▁begin｜>function<｜tool▁sep｜>{_named_as(self, n)}\n```json\n{_jd(a)}\n```<｜tool▁call▁end｜>' for n,a in calls) + '<｜tool▁calls▁end｜>'
+        args = rest[m.end():].rstrip()
+        fenced = args.endswith('```')  # the fence that closes it ends the call
+        return rd.call(name, args[:-3] if fenced else args, sp, raw, cut=cut and not fenced)
+    def write(self, calls): return '<｜tool▁calls▁begin｜>' + ''.join(self.call(_named_as(self, n), _free(self, _jd(a), f'the arguments of {n}', *_DS_TOKS)) for n,a in calls) + '<｜tool▁calls▁end｜>'
+    def call(self, n, a): return f'<｜tool▁call▁begin｜>function<｜tool▁sep｜>{n}\n```json\n{a}\n```<｜tool▁call▁end｜>'
     gap = ''
 
+_DS_TOKS = tuple(f'<{b}tool▁{t}{b}>' for b in '｜|' for t in ('call▁begin', 'call▁end', 'calls▁end'))
 _FENCE = re.compile(r'\s*```(?:json)?[ \t]*\n?')
 
 @dialect
 class _DeepSeekV31(_DeepSeek):
     "DeepSeek V3.1: `name<｜tool▁sep｜>{json}`, read as DeepSeek V3's"
     name,think = 'DeepSeek V3.1',('', '</think>')
-    def write(self, calls):
-        return '<｜tool▁calls▁begin｜>' + ''.join(f'<｜tool▁call▁begin｜>{_named_as(self, n)}<｜tool▁sep｜>{_jd(a)}<｜tool▁call▁end｜>' for n,a in calls) + '<｜tool▁calls▁end｜>'
+    def call(self, n, a): return f'<｜tool▁call▁begin｜>{n}<｜tool▁sep｜>{a}<｜tool▁call▁end｜>'
 
 
 # %% ../nbs/06_parse.ipynb #476686a1
@@ -1866,9 +1909,9 @@ _ATTR = re.compile(r'\s+name\s*=\s*"([^"<>]{0,200})"(?:\s+string\s*=\s*"(true|fa
 def _invokes(span, start, rd, inv, par, cut):
     "Calls written `<{inv} name=\"f\"><{par} name=\"k\">v</{par}></{inv}>` in `span` (`inv`, `par`: the tags' names, with any namespace), or with a JSON body"
     seek,out,p = _Seek(span),[],0
-    io,ic,po,pc = f'<{inv}',f'</{inv}>',f'<{par}',f'</{par}>'
+    io,ic,po,pc = f'<{inv} ',f'</{inv}>',f'<{par} ',f'</{par}>'
     while (a := seek(io, p)) >= 0:
-        m = _ATTR.match(span, a+len(io))
+        m = _ATTR.match(span, a+len(io)-1)
         if m is None: p = a+1; continue
         nxt,e = seek(io, m.end()),seek(ic, m.end())
         closed = e >= 0 and (nxt < 0 or e < nxt)
@@ -1876,7 +1919,7 @@ def _invokes(span, start, rd, inv, par, cut):
         sp,raw,p = (start+a, start+end+(len(ic) if closed else 0)),span[a:end],end
         args,q,body = {},m.end(),span[m.end():end]
         while (b := seek(po, q)) >= 0 and b < end:
-            k = _ATTR.match(span, b+len(po))
+            k = _ATTR.match(span, b+len(po)-1)
             if k is None: q = b+1; continue
             cd = seek(']]>', k.end()) if span.startswith('<![CDATA[', k.end()) else -1  # CDATA may hold the closing tag
             c,nb = seek(pc, max(cd, k.end())),seek(po, max(cd, k.end()))
@@ -1998,16 +2041,9 @@ class _LongCatXml(_GLM):
     name,tags = 'LongCat XML',('<longcat_tool_call>', '</longcat_tool_call>', '<longcat_arg_key>', '</longcat_arg_key>', '<longcat_arg_value>', '</longcat_arg_value>')
 
 @dialect
-class _GLMJson(_GLM):
-    "GLM 4.7 and Laguna, now and then: `<tool_call>name`, then the arguments as JSON, read by their parsers in vLLM and Ollama"
-    name = 'GLM JSON'
-    def __init__(self):
-        super().__init__()
-        self.head = re.compile(re.escape(self.tags[0]) + r'\s*([^\s<>{}\[\]"\'\\]{1,200})(?:\s|\\n)*\{')
-    def claim(self, after, before): return bool(self.head.match(after[:self.look]))
-    def read(self, span, start, tok, rd):
-        m,sp = self.head.match(span),(start, start+len(span))
-        return [rd.call(m[1], span[m.end()-1:len(span)-len(self.tags[1]) if span.endswith(self.tags[1]) else len(span)], sp, span, cut=rd.cut)]
+class _GLMJson(_Hermes):
+    "GLM 4.7 and Laguna, now and then: `<tool_call>name`, then the arguments as JSON (their parsers in vLLM and Ollama read it), read by the Hermes dialect's scan"
+    name,think = 'GLM JSON',('<think>', '</think>')
     def write(self, calls): return '\n'.join(f'<tool_call>{_named_as(self, n, _GLM_BAD)}\n{_jd(a)}\n</tool_call>' for n,a in calls)
 
 
@@ -2031,9 +2067,10 @@ class _Kimi(Dialect):
             out.append(rd.call(m[1], span[q+len(ab):end], sp, raw, cut=rd.cut and not closed) if m else rd.err(f'expected functions.name:index{ab}', sp, raw))
         return out or [rd.err('no tool call found', (start, start+len(span)), span)]
     def write(self, calls):
-        return '<|tool_calls_section_begin|>' + ''.join(f'<|tool_call_begin|>functions.{_named_as(self, n, _KIMI_BAD)}:{i}<|tool_call_argument_begin|>{_jd(a)}<|tool_call_end|>' for i,(n,a) in enumerate(calls)) + '<|tool_calls_section_end|>'
+        return '<|tool_calls_section_begin|>' + ''.join(f'<|tool_call_begin|>functions.{_named_as(self, n, _KIMI_BAD)}:{i}<|tool_call_argument_begin|>{_free(self, _jd(a), f"the arguments of {n}", *_KIMI_TOKS)}<|tool_call_end|>' for i,(n,a) in enumerate(calls)) + '<|tool_calls_section_end|>'
 
 _KIMI_BAD = r'[\s<>:]'
+_KIMI_TOKS = ('<|tool_call_begin|>', '<|tool_call_end|>', '<|tool_calls_section_end|>')
 _KIMI_ID = re.compile(r'\s*(?:functions\.)?([^\s<>:]{1,200})(?::\d+)?\s*')
 
 
@@ -2063,7 +2100,7 @@ class _Gemma(Dialect):
         return _py(v)
     max_depth = 100
 
-_GEMMA_BAD = r'[{<]|^\s|\s$'
+_GEMMA_BAD = r'[\s{<]'
 _GEMMA_CALL = re.compile(r'(?:call:)?([^\s{<]{1,200})\s*\{')
 _ws = re.compile(r'\s*')
 
@@ -2156,6 +2193,8 @@ class _FunctionGemma(_Gemma):
 
 
 # %% ../nbs/06_parse.ipynb #aee0d25a
+_H_TO = re.compile(r'\bto=([^\s<]{1,200})')  # a message's recipient
+
 @dialect
 class _Glimmer(_Invoke):
     "Muse Glimmer (Ollama's `glimmer` parser): messages ` to=recipient<|message|>...<|eom|>`, each after `<|start|>assistant`; `self` is reasoning, `user` the answer, a tool's name a call in `<atem:function_calls>`"
@@ -2192,7 +2231,6 @@ def _glimmer_prefix(rest):
 
 
 # %% ../nbs/06_parse.ipynb #8766e577
-_H_TO = re.compile(r'\bto=([^\s<]{1,200})')
 _H_CHANNEL = re.compile(r'<\|channel\|>\s*(\w+)')
 
 @dialect

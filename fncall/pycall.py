@@ -207,7 +207,14 @@ def _parse(src:str) -> ast.Module:
         raise
 
 # %% ../nbs/05_pycall.ipynb #8f9bec70
-_BAD_ESC = re.compile(r'\\(?:[^\n\\\'"abfnrtv0-7xNuU]|x(?![0-9a-fA-F]{2})|u(?![0-9a-fA-F]{4})|U(?![0-9a-fA-F]{8})|N(?!\{))')
+_ESC = re.compile(r'\\(?:[\n\\\'"abfnrtv0-7]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{)')
+
+def _odd_escape(s:str, i:int, j:int, ok=_ESC) -> bool:
+    "Whether `s[i:j]`, a string's body, holds an escape that regex `ok` doesn't allow"
+    while 0 <= (i := s.find('\\', i, j)):
+        if (m := ok.match(s, i, j)) is None: return True
+        i = m.end()
+    return False
 _src_re = re.compile(r'''#|(?P<p>[rRbBfFuU]{0,2})(?P<q>'{3}|"{3}|'|")|(?P<pre>[(,]\s*)(?P<kw>%s)(?=\s*=(?!=))''' % '|'.join(keyword.kwlist))
 
 def _source(src:str):
@@ -220,7 +227,7 @@ def _source(src:str):
             out += [src[p:m.start('kw')], new]; names[new],p,i = m['kw'],m.end(),m.end(); continue
         q = m['q']; e = _body_res[q].match(src, m.end()).end()
         if not src.startswith(q, e): break  # a string never closed: ast.parse says so
-        if not m['p'] and _BAD_ESC.search(src, m.end(), e):
+        if not m['p'] and _odd_escape(src, m.end(), e):
             out += [src[p:m.end()], re.sub(r'\\([\s\S])', lambda c: '\\\\' + ('\\' if c[1] in '\'"' else '') + c[1], src[m.end():e])]; p = e
         i = e+len(q)
     return ''.join(out) + src[p:] if out else src, names

@@ -202,8 +202,9 @@ ADVERSARIAL = {
 def test_adversarial(name):
     "Each finishes (quickly: the scan is linear, caps apply before parsing) with a sane outcome"
     r = P.parse(ADVERSARIAL[name])
-    n = {'many_small_calls': 5_000, 'xml': 5_000, 'qwen': 1}.get(name, 0)  # unclosed XML calls still count
+    n = {'many_small_calls': 5_000, 'xml': 4_999}.get(name, 0)  # unclosed XML calls still count, but for the last: the text ends inside it
     assert len(r.tool_calls) == n
+    if name in ('xml', 'qwen'): assert r.errors[-1].reason.endswith('the call is cut off at the end of the text: its arguments may be missing some')
     if name in ('unclosed_marked_string',): assert 'max_payload_chars' in r.errors[0].reason
     if name == 'deep_valid': assert 'max_depth' in r.errors[0].reason
 
@@ -387,7 +388,7 @@ def test_repair_that_loses_a_call():
     "json-repair can turn a call into strings; that is an error in parse and in the stream, which had started the call"
     for t in ('Calls: [call {"name": "f", "arguments": {"a": 1}}]', '[{"name": "f", "arguments": {}}, "y": {"name": "g", "arguments": {}}}'):
         r = P.parse(t)
-        assert r.tool_calls == [] and 'repairing it would lose the call' in r.errors[0].reason, t
+        assert r.tool_calls == [] and r.errors[0].reason in ("not valid JSON, and repairing it would drop 'call'", "not valid JSON, and repairing it would lose the call to 'g'"), t
         for chunk in (1, 7, len(t)):
             sp = StreamParser()
             evs = [e for i in range(0, len(t), chunk) for e in sp.feed(t[i:i+chunk])] + sp.close()
