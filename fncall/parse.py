@@ -9,7 +9,7 @@ __all__ = ['ToolCall', 'CallError', 'ParseResult', 'ToolCallParser', 'StreamEven
            'render_calls']
 
 # %% ../nbs/06_parse.ipynb #dd6d9952
-import functools, inspect, json, keyword, math, re, unicodedata
+import functools, inspect, json, keyword, math, re, types, unicodedata
 from collections import deque
 from dataclasses import dataclass, field
 from fastcore.basics import patch
@@ -61,6 +61,7 @@ class ToolCallParser:
             raise ValueError(f'max_payload_chars must be a positive int (it bounds the work per call), got {max_payload_chars!r}')
         self.marker,self.max_payload_chars = marker,max_payload_chars
         self._dialects = None if dialects is None else _dialects(dialects)
+        self._pl = (None, None)  # (the dialects, what reading them needs)
 
     @property
     def dialects(self):
@@ -68,10 +69,14 @@ class ToolCallParser:
         return _DIALECTS if self._dialects is None else self._dialects
 
     @property
-    def _all(self): return (*self.dialects, _marker(self.marker)) # and the marker's own dialect
-    def _scanner(self, emit, hook=None, on_token=None, ds=None): # with no driver (`on_token`), the scan reads the JSON dialects alone
-        ds = ds or (self._all if on_token else tuple(d for d in self._all if d.scans))
-        return _Scanner(self.max_payload_chars, self.max_depth, emit, hook, ds, on_token)
+    def _all(self): return self._plan().ds # and the marker's own dialect
+    def _plan(self):
+        "What reading the dialects needs, computed once for each set of them"
+        if self._pl[0] is not self.dialects: self._pl = (self.dialects, _plan((*self.dialects, _marker(self.marker))))
+        return self._pl[1]
+    def _scanner(self, emit, hook=None, on_token=None): # with no driver (`on_token`), the scan reads the JSON dialects alone
+        pl = self._plan()
+        return (pl.scanner if on_token else pl.json_scanner)(self.max_payload_chars, self.max_depth, emit, hook, on_token)
     def _ctx(self, tools):
         ts = None if tools is None else _named_tools(tools)
         return _Ctx(None if ts is None else {nm: None if isinstance(t, str) else _params(t) for nm,t in ts},
@@ -119,7 +124,7 @@ class StreamParser:
         if not isinstance(delta, str): raise TypeError(f'delta must be a str, got {type(delta).__name__}')
         self.chunks.append(delta)
         self.drv.feed(delta)
-        return self._take()
+        return self._take() if self.events else []
 
     def close(self) -> list:
         "Events still pending at the end of the text"
@@ -131,6 +136,7 @@ class StreamParser:
         return self.drv.result(''.join(self.chunks))
 
     def _take(self):
+        if not self.events: return []
         ev = self.events[:]
         self.events.clear()
         return ev
@@ -302,10 +308,12 @@ _BOOLS,_NULLS = {'true': True, 'false': False},('null', 'None')
 def _untyped(v, schema=None):
     "Value `v` written without a type (an XML parameter, a GLM argument): by the parameter's schema when known, else as JSON where it parses"
     if not isinstance(v, str): return v
-    ts = (schema or {}).get('type') if isinstance(schema, dict) else None
-    ts = ts if isinstance(ts, list) else [ts]
-    t,s = next((x for x in ts if x != 'null'), None),v.strip()
-    if 'null' in ts and s in _NULLS: return None
+    t = schema.get('type') if isinstance(schema, dict) else None
+    if t is None: return _typed(v)
+    null = t == 'null' or (isinstance(t, list) and 'null' in t)
+    if isinstance(t, list): t = next((x for x in t if x != 'null'), None)
+    s = v.strip()
+    if null and s in _NULLS: return None
     if t == 'string': return v
     if t in ('array', 'object'):
         if '\\"' in s:  # JSON written with its quotes escaped
@@ -345,12 +353,19 @@ def _tokens(ds):
     "For dialects `ds`: their start tokens, those that end an open JSON value, {token: the dialects it may open, in the order they claim it}, a regex of them all, their proper prefixes, those a dialect with `back` opens, those that open calls"
     by_tok = {}
     for d in sorted(ds, key=lambda d: d.scans): # a token shared with a JSON dialect is first the other dialect's, if it claims it
-        for t in d.starts: by_tok.setdefault(t, []).append(d)
+        for t in d.starts:
+            v = by_tok.setdefault(t, [])
+            if not any(_reads_as(d, e) for e in v): v.append(d)
     by_tok = {t: tuple(v) for t,v in by_tok.items()}
     toks = tuple(by_tok)
     strong = tuple(t for t in toks if any(d.strong(t) for d in by_tok[t]))
     opens = tuple(t for t in toks if any(d.calls and d.opens(t) for d in by_tok[t]))
     return toks, strong, by_tok, re.compile(_alts(toks)) if toks else None, _prefixes(toks), frozenset(t for t in toks if any(d.back for d in by_tok[t])), opens
+
+_READING = ('claim', 'refuse', 'close', 'read', 'open', 'strong', 'opens', 'look', 'back')
+def _reads_as(d, e):
+    "Whether dialect `d` only writes otherwise than `e`, which it subclasses: it need not claim a token `e` had"
+    return isinstance(d, type(e)) and all(getattr(type(d), a) is getattr(type(e), a) for a in _READING) and vars(d) == vars(e)
 
 def _alts(ts): return '|'.join(map(re.escape, sorted(ts, key=len, reverse=True)))
 
@@ -384,15 +399,22 @@ def _opens_re(toks): return re.compile(_alts(toks))
 
 
 # %% ../nbs/06_parse.ipynb #86c0acd0
+@functools.lru_cache(maxsize=64)
+def _plan(ds):
+    "What reading dialects `ds` needs: their tokens, the markup around calls, a scanner class for them all and one for the JSON dialects"
+    _,_,by_tok,start_re,prefixes,backs,opens = _tokens(ds)
+    js = tuple(d for d in ds if d.scans)
+    return types.SimpleNamespace(ds=ds, by_tok=by_tok, start_re=start_re, prefixes=prefixes, backs=backs, opens=opens, wraps=_wrap_l(ds),
+                                 scanner=type('_Scanner', (_Scanner,), _scan_res(ds)), json_scanner=type('_Scanner', (_Scanner,), _scan_res(js)))
+
 # The driver: one pass; at a token, the dialect reads its span
 class _Driver:
     "One linear pass over text fed in chunks: the earliest start token of any dialect opens its span; prose between spans goes to the JSON scanner"
     def __init__(self, parser, ctx, handle, events=None, hook=None):
         self.p,self.ctx,self.handle,self.events = parser,ctx,handle,events
-        ds = parser._all
-        self.sc = parser._scanner(self._item, hook, self._token, ds)
-        _,_,self.by_tok,self.start_re,self.prefixes,self.backs,self.opens = _tokens(ds)
-        self.wrap_l,self.wrap_r,self.wrap_a = _wrap_l(ds)
+        pl = parser._plan()
+        self.sc = parser._scanner(self._item, hook, self._token)
+        self.by_tok,self.start_re,self.prefixes,self.backs,self.opens,self.wrap_l,self.wrap_r,self.wrap_a = pl.by_tok,pl.start_re,pl.prefixes,pl.backs,pl.opens,*pl.wraps
         self.span = None  # the open `_Span`
         self.taking = None  # (dialect, token, the text before the token that belongs to its span)
         self.plist,self.pstart,self.plen = [],0,0  # prose given to the scanner, not yet settled into content
@@ -439,19 +461,19 @@ def _say(self:_Driver, kind, s):
 @patch
 def _settle(self:_Driver, final=False, upto=None):
     "Move scanned prose into the content, without the calls cut from it; markup that may open a call waits (the 200 chars before a call hold its markup)"
-    if not final and upto is None and self.plen < self.held+32: return  # at most once per 32 new chars (`upto`: a call starts there, the text before it goes first)
-    sc = self.sc
-    opened = [sc.sp.start if getattr(sc, 'sp', None) is not None and sc.mode in _IN_SPAN else None, sc.region_start if sc.region != 'bare' else None,
-              sc.expect_start if sc.expect else None, sc.xml['start'] if sc.xml else None]
-    safe = min([sc.base] + [x for x in opened + [upto] if x is not None])
-    edge = 0 if upto is not None else 16  # a call starts at `upto`: the text before it is all here; else `functools`, `Action:`, a header's word may still be coming
     if final: lim = self.pstart+self.plen
-    elif safe-edge <= self.pstart: return  # a call may start where the settled text ends
     else:
+        if upto is None and self.plen < self.held+32: return  # at most once per 32 new chars (`upto`: a call starts there, the text before it goes first)
+        sc = self.sc
+        opened = [sc.sp.start if getattr(sc, 'sp', None) is not None and sc.mode in _IN_SPAN else None, sc.region_start if sc.region != 'bare' else None,
+                  sc.expect_start if sc.expect else None, sc.xml['start'] if sc.xml else None]
+        safe = min([sc.base] + [x for x in opened + [upto] if x is not None])
+        edge = 0 if upto is not None else 16  # a call starts at `upto`: the text before it is all here; else `functools`, `Action:`, a header's word may still be coming
+        if safe-edge <= self.pstart: self.held = self.plen; return  # a call may start where the settled text ends: try again 32 chars on
         w = self._before(safe, 200)
         m = self.wrap_a.search(w)  # call markup starts with one of these
         lim = min(safe-len(w)+m.start() if m else safe, safe-edge)
-    if lim <= self.pstart: return
+    if lim <= self.pstart: self.held = self.plen; return
     txt = ''.join(self.plist); base,p,out = self.pstart,0,[]
     L = lim-base
     while self.cuts:
@@ -501,18 +523,10 @@ def _trim(self:_Driver, n):
 
 # %% ../nbs/06_parse.ipynb #db3bc944
 @patch
-def feed(self:_Driver, s, final=False):
-    "Read chunk `s` (`final`: the last)"
-    self._run(s, 0, self.fed, final)
-    self.fed += len(s)
-    if final:
-        self.sc.close(end=True)
-        self._settle(final=True)
-    elif self.span is None: self._settle()
-
-@patch
-def _run(self:_Driver, s, i, s0, final):
-    "Read `s` from `s[i]` (`s0`: the offset of `s[0]`): prose goes to the scanner, a dialect's span to its reader"
+def feed(self:_Driver, s, final=False, s0=None):
+    "Read chunk `s` (`final`: the last), or (`s0`: its offset) text after a span read again"
+    if s0 is None: s0 = self.fed; self.fed += len(s)
+    i,sc = 0,self.sc
     while True:
         if self.span is not None:
             i = self._in_span(s, i, final)
@@ -520,11 +534,19 @@ def _run(self:_Driver, s, i, s0, final):
             continue  # the text read again after it may have opened a span
         if i == len(s) and not final: return
         self.buf,self.buf0,self.bi = s,s0,i
-        i = self.sc.feed(s, final, i)
-        if not self.sc.taken: self._pull(s0+len(s)); return  # text held back is prose until a token takes it
+        i = sc.feed(s, final, i)
+        if not sc.taken:  # all that is left is prose, the text held back too until a token takes it
+            bi = self.bi
+            if bi < len(s): p = s[bi:] if bi else s; self.plist.append(p); self.plen += len(p)
+            self.bi = len(s)
+            if final:
+                sc.close(end=True)
+                self._settle(final=True)
+            elif self.plen >= self.held+32: self._settle()  # at most once per 32 new chars
+            return
         self._pull(s0+i)
         head,self.sc.pend,self.sc.taken = self.sc.pend,'',False  # a dialect's span starts: its text is not prose
-        self._trim(len(head))  # the token's start, held back from the chunk before
+        if head: self._trim(len(head))  # the token's start, held back from the chunk before
         (d,tok,pre),a = self.taking,self.sc.base
         self.sc.close(end=False)
         if pre: self.cuts.append((a-len(pre), a))
@@ -550,7 +572,7 @@ def _in_span(self:_Driver, s, i, final):
     "Add `s[i:]` to the open span; at its end, read it and return where the text after it resumes in `s` (None: the span goes on)"
     sp = self.span
     e = sp.end(s, i, final)
-    if e is None: sp.add(s[i:] if i else s); return None
+    if e is None: return None
     self.span,before = None,''.join(sp.pieces)  # the span's text before `s[i]`
     text = before[:e] if e <= sp.n else before + s[i:i+e-sp.n]
     out = sp.d.read(sp.pre+text, sp.start-len(sp.pre), sp.tok, _Reader(self.p, self.ctx, sp.d.name, self, not sp.closed))
@@ -561,7 +583,7 @@ def _in_span(self:_Driver, s, i, final):
     self._record(out)
     self.sc.base = self.pstart = end = sp.start+len(text)
     if len(text) >= sp.n: return i+len(text)-sp.n
-    self._run(before[len(text):], 0, end, False)  # the text after the span that came before `s`
+    self.feed(before[len(text):], False, end)  # the text after the span that came before `s`
     return i
 
 
@@ -569,24 +591,26 @@ def _in_span(self:_Driver, s, i, final):
 class _Span:
     "A dialect's span while its text comes in: `n` chars so far, in `pieces`; `tail`: their end, not yet searched for a closing token"
     def __init__(self, d, tok, start, pre='', head='', cut=()):
-        self.d,self.tok,self.start,self.pre,self.pieces,self.n,self.tail = d,tok,start,pre,[head],len(head),head
+        self.d,self.tok,self.start,self.pre,self.pieces,self.n,self.tail,self.tl = d,tok,start,pre,[head],len(head),head,len(tok)
+        self.closed = True  # by a token, not by the end of the text
         self.keep,self.only,self.ends = _closers(d, tok, cut)
 
-    def add(self, s):
-        self.pieces.append(s); self.n += len(s)
-        self.tail = s[-64:] if len(s) >= 64 else (self.tail+s)[-64:]
-
     def end(self, s, i, final):
-        "Where the span ends, counted from its start, if it ends in `s[i:]` or the text ends; else None"
-        self.closed = True  # by a token, not the end of the text
-        if self.only: return len(self.tok)
-        m,at = None,self.n-len(self.tail)
-        if self.tail:  # a closing token that starts in the text before `s`
-            m = self.ends.search(self.tail + s[i:i+64], max(0, len(self.tok)-at))
+        "Where the span ends, counted from its start, if it ends in `s[i:]` or the text ends; else None, and `s[i:]` is added to it"
+        if self.only: return self.tl
+        p,t = s[i:] if i else s,self.tail
+        if len(p) <= 256:  # a short chunk: joined to the tail
+            w,at = t + p,self.n-len(t)
+            m = self.ends.search(w, self.tl-at if self.tl > at else 0)
+        else:  # a closing token that starts in the tail, else one in `s`: the rest of `s` is never copied
+            m,at = self.ends.search(self.tail + s[i:i+64], max(0, len(self.tok)-self.n+len(self.tail))),self.n-len(self.tail)
             if m and m.start() >= len(self.tail): m = None
-        if m is None: m,at = self.ends.search(s, max(i, i+len(self.tok)-self.n)),self.n-i
-        if m is None: self.closed = False; return self.n+len(s)-i if final else None
-        return at + (m.end() if m.group() in self.keep else m.start())
+            if m is None: m,at = self.ends.search(s, max(i, i+len(self.tok)-self.n)),self.n-i
+        if m is not None: return at + (m.end() if m.group() in self.keep else m.start())
+        if final: self.closed = False; return self.n+len(p)
+        self.pieces.append(p); self.n += len(p)
+        self.tail = p[-64:] if len(p) >= 64 else w[-64:]
+        return None
 
 @functools.lru_cache(maxsize=256)
 def _closers(d, tok, cut=()):
@@ -672,6 +696,7 @@ def _nested(v, limit:int):
 # %% ../nbs/06_parse.ipynb #40c43bdd
 def _dq_end(s:str, p:int):
     "Index of the quote that closes the JSON string resuming at `s[p]`, or None if it runs past `s` or has a bad escape"
+    if s.find('"', p) < 0: return None  # it runs past `s` (a stream's chunk ends inside it): no need to raise
     n = 256
     while True:  # json's C scanner on growing slices: a failure costs its slice, not everything before `p`
         t = s[p:p+n]
@@ -707,9 +732,8 @@ def _prefixes(tokens): return frozenset(t[:n] for t in tokens for n in range(1, 
 # %% ../nbs/06_parse.ipynb #e26d8e18
 class _Scanner:
     "Resumable linear scan of model text: JSON and Python-style spans, which end where their brackets balance; JSON dialects steer it from their tokens"
-    def __init__(self, cap=8000, max_depth=100, emit=None, hook=None, dialects=(), on_token=None):
+    def __init__(self, cap=8000, max_depth=100, emit=None, hook=None, on_token=None):  # a subclass of `_plan` holds the dialects' regexes
         self.cap,self.max_depth,self.emit,self.hook,self.on_token = cap,max_depth,emit,hook,on_token or self._own_token
-        self.__dict__.update(_scan_res(dialects))
         self.taken = False # `on_token` took the text from `hold` on
         self.mode,self.region,self.expect,self.payloads = 'prose','bare',None,0
         self.region_start = 0
@@ -721,17 +745,16 @@ class _Scanner:
     # --- driving
     def feed(self, chunk, final=False, i=0):
         "Scan `chunk` from `chunk[i]`, after the text held back; where in `chunk` the scan stopped: its end, or a token `on_token` took (`pend`: the token's part held back)"
-        off = len(self.pend)
-        text,p = (self.pend + chunk[i:], 0) if off else (chunk, i)  # the held text is short, and held only in a stream
-        self.base -= p  # the offset of `text[0]`
-        self.final,self.hold = final,None
+        pend,self.final,self.hold = self.pend,final,None
+        if pend: text,p,off = pend + chunk[i:],0,len(pend)-i  # the held text is short, and held only in a stream
+        else: text,p,off = chunk,i,0; self.base -= i  # the offset of `text[0]`
         while p < len(text) and self.hold is None: p = getattr(self, '_'+self.mode)(text, p)
         stop = len(text) if self.hold is None else self.hold
         self._flush(text, stop)
         self.base += stop
-        self.pend = text[stop:off] if self.taken else text[stop:]
+        self.pend = text[stop:len(pend)] if self.taken else text[stop:]
         if final and self.pend and not self.taken: raise AssertionError('scanner held text at the end')
-        return max(stop-off, 0) + (i if off else 0)
+        return stop-off if stop-off > i else i
 
     def close(self, end=True):
         "End what is open: at the `end` of the text, or (not `end`) at a dialect's token"
@@ -1988,42 +2011,48 @@ class _GLM(Dialect):
     def __init__(self):
         t = re.escape(self.tags[0]) + r'\s*([^\s<>{}\[\]"\'\\]{1,200})(?:\s|\\n)*'
         self.starts,self.head,self.named = (self.tags[0],),re.compile(t + f'(?:{re.escape(self.tags[2])}|{re.escape(self.tags[1])})'),re.compile(t)
+        self.pair_re,self.json = re.compile(_alts(self.tags[2:])),re.compile(re.escape(self.tags[0]) + r'\s*[\[{]')
     def close(self, tok): return (self.tags[1],), ()
     def claim(self, after, before):
         s = after[:self.look]
         return bool(self.head.match(s) or (len(s) < self.look and self.named.fullmatch(s)))  # a call cut short at the end
-    def refuse(self, after): return re.match(re.escape(self.tags[0]) + r'\s*[\[{]', after) is not None  # JSON follows: no name starts so
+    def refuse(self, after): return self.json.match(after) is not None  # JSON follows: no name starts so
     def strong(self, tok): return False
     def read(self, span, start, tok, rd):
         name,sp = self.named.match(span)[1],(start, start+len(span))
         if rd.cut: return [rd.err(f'{name}: {_CUT}', sp, span)]
-        args,why = _pairs(span, len(tok), len(span.removesuffix(self.tags[1])), *self.tags[2:])
+        args,why = _pairs(span, len(tok), len(span.removesuffix(self.tags[1])), self.pair_re, *self.tags[2:])
         if why: return [rd.err(f'{name}: {why}', sp, span)]
         return [rd.call(name, {k: _untyped(v, _prop(rd.ctx, name, k)) for k,v in args.items()}, sp, span)]
     def write(self, calls):
         t0,t1,k0,k1,v0,v1 = self.tags
         def pair(k, v):
             if k != k.strip() or not k: raise _no(self, f'the argument name {k!r}', 'it is read without the space around it')
-            return f'{k0}{_free(self, k, "an argument name", k1, t1)}{k1}{self.sep}{v0}{_free(self, _bare(v), f"the value of {k!r}", v1, k0, t1)}{v1}{self.sep}'
+            return f'{k0}{_free(self, k, "an argument name", k0, k1, t1)}{k1}{self.sep}{v0}{_free(self, _bare(v), f"the value of {k!r}", v1, k0, t1)}{v1}{self.sep}'
         return '\n'.join(f'{t0}{_named_as(self, n, _GLM_BAD)}{self.sep}' + ''.join(pair(k, v) for k,v in a.items()) + t1 for n,a in calls)
 
 _GLM_BAD = r'[\s<>{}\[\]"\'\\]'
 
 
 # %% ../nbs/06_parse.ipynb #3e376bbc
-def _pairs(s, i, end, k0, k1, v0, v1):
-    "The arguments written `k0`key`k1` `v0`value`v1` in `s[i:end]`, and what was wrong: a value never closed ends at the next key, one never opened starts after its key"
-    seek,args = _Seek(s),{}
-    while 0 <= (a := seek(k0, i)) < end:
-        b = seek(k1, a)
-        if not a < b < end: return args, 'an argument name is never closed'
-        k,q = s[a+len(k0):b].strip(),_gap.match(s, b+len(k1)).end()
-        nk,c = seek(k0, b),seek(v1, q)
-        nk = nk if 0 <= nk < end else end
-        opened = s.startswith(v0, q)
-        if 0 <= c < nk: args[k],i = s[q+len(v0) if opened else q:c],c+len(v1)
-        elif opened: args[k],i = s[q+len(v0):nk].rstrip(),nk
-        else: return args, f'no value for {k!r}'
+def _pairs(s, i, end, tags, k0, k1, v0, v1):
+    "The arguments written `k0`key`k1` `v0`value`v1` in `s[i:end]` (`tags`: a regex of the four), and what was wrong: a value never closed ends at the next key, one never opened starts after its key"
+    args,want,at,k = {},k0,i,None  # the tag awaited, where the text it ends starts, the key read
+    for m in tags.finditer(s, i, end):
+        t = m[0]
+        if want == k0:
+            if t == k0: want,at = k1,m.end()
+        elif want == k1:
+            if t == k0: return args, 'an argument name is never closed'
+            if t == k1: k,want,at = s[at:m.start()].strip(),v0,m.end()
+        elif want == v0:  # right after the key
+            if t == v0: want,at = v1,m.end()
+            elif t == v1: args[k],want = s[_gap.match(s, at).end():m.start()],k0  # a value never opened
+            elif t == k0: return args, f'no value for {k!r}'
+        elif t == v1: args[k],want = s[at:m.start()],k0
+        elif t == k0: args[k],want,at = s[at:m.start()].rstrip(),k1,m.end()  # a value never closed ends at the next key
+    if want == v1: args[k] = s[at:end].rstrip()
+    elif want != k0: return args, 'an argument name is never closed' if want == k1 else f'no value for {k!r}'
     return args, None
 
 _gap = re.compile(r'(?:\s|\\n)*')
@@ -2105,7 +2134,7 @@ _GEMMA_CALL = re.compile(r'(?:call:)?([^\s{<]{1,200})\s*\{')
 _ws = re.compile(r'\s*')
 
 def _gemma_key(d, k):
-    if not k or k != k.strip() or re.search(r'[:,{}\[\]"]', k) or (d.quote and d.quote in k): raise _no(d, f'the key {k!r}', 'a bare key holds no space around it, and none of :,{}[]"')
+    if not k or k != k.strip() or re.search(r'[:,{}\[\]"]', k) or d.quote in k or d.end in k: raise _no(d, f'the key {k!r}', 'a bare key holds no space around it, and none of :,{}[]"')
     return k
 
 

@@ -20,7 +20,11 @@ def parse_function_call(call_str:str, # one call as Python code, e.g. 'search(qu
                        ) -> dict: # {'tool': name, 'arguments': {'_pos_0': ..., 'keyword': ...}}
     "Parse one Python-style call into `{'tool', 'arguments'}`, evaluating only literals and names from `context`"
     src,names = _source(_clean(call_str))
-    body = _parse(src).body
+    try: body = _parse(src).body
+    except SyntaxError:
+        src,names = _source(_clean(call_str), kw=True)  # a keyword as an argument name?
+        if not names: raise
+        body = _parse(src).body
     if len(body) > 1: raise ValueError(f"Not a function call: found {len(body)} statements; use parse_function_calls for several calls")
     node = body[0].value if body and type(body[0]) is ast.Expr else (body[0] if body else None)
     if node is None: raise ValueError("Not a function call: the text is empty")
@@ -215,14 +219,16 @@ def _odd_escape(s:str, i:int, j:int, ok=_ESC) -> bool:
         if (m := ok.match(s, i, j)) is None: return True
         i = m.end()
     return False
-_src_re = re.compile(r'''#|(?P<p>[rRbBfFuU]{0,2})(?P<q>'{3}|"{3}|'|")|(?P<pre>[(,]\s*)(?P<kw>%s)(?=\s*=(?!=))''' % '|'.join(keyword.kwlist))
+_src_re = re.compile(r'''#|(?P<p>[rRbBfFuU]{0,2})(?P<q>'{3}|"{3}|'|")''')
+_kw_re = re.compile(_src_re.pattern + r'''|(?P<pre>[(,]\s*)(?P<kw>%s)(?=\s*=(?!=))''' % '|'.join(keyword.kwlist))
 
-def _source(src:str):
-    "`src` as `ast.parse` reads it, and {name: the keyword it stands for}: a string with an escape Python doesn't define is kept as written, whole (`\"C:\\users\"`), and a keyword written as an argument name (`send(from=...)`) gets a free name"
-    out,names,p,i = [],{},0,0
-    while m := _src_re.search(src, i):
+def _source(src:str, kw:bool=False):
+    "`src` as `ast.parse` reads it, and {name: the keyword it stands for}: a string with an escape Python doesn't define is kept as written, whole (`\"C:\\users\"`), and, with `kw`, a keyword written as an argument name (`send(from=...)`) gets a free name"
+    if not kw and '\\' not in src: return src, {}
+    out,names,p,i,r = [],{},0,0,_kw_re if kw else _src_re
+    while m := r.search(src, i):
         if m[0] == '#': i = j if (j := src.find('\n', m.end())) >= 0 else len(src); continue
-        if m['kw']:
+        if m.lastgroup == 'kw':
             new = next(n for k in range(1, 99) if (n := f'{m["kw"]}{"_"*k}') not in src)
             out += [src[p:m.start('kw')], new]; names[new],p,i = m['kw'],m.end(),m.end(); continue
         q = m['q']; e = _body_res[q].match(src, m.end()).end()
@@ -365,7 +371,11 @@ def _span_calls(src:str, ctx) -> list:
     "The calls in span `src`: a call, `print(call)`, or a list or tuple of calls; anything else is a ValueError"
     orig,(src,names) = src,_source(src)
     try: node = ast.parse(src, '<call>', 'eval').body
-    except SyntaxError as e: raise ValueError(f"Invalid function call syntax: {e.msg} in `{_short(orig)}`") from None
+    except SyntaxError as e:
+        src,names = _source(orig, kw=True)  # a keyword as an argument name?
+        try: node = ast.parse(src, '<call>', 'eval').body if names else None
+        except SyntaxError: node = None
+        if node is None: raise ValueError(f"Invalid function call syntax: {e.msg} in `{_short(orig)}`") from None
     except (RecursionError, MemoryError): raise ValueError("Invalid function call syntax: nested too deeply for the parser") from None
     nodes = node.elts if type(node) in (ast.List, ast.Tuple) else [node]
     if bad := next((n for n in nodes if type(n) is not ast.Call), None):
