@@ -7,6 +7,7 @@ import argparse, gc, importlib.util, json, pathlib, statistics, sys, time
 from fncall import parse as NEW
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent/'tests'))
 from test_corpus import CORPUS, load
+from test_parse import GROWING
 
 def timed(f):
     "Seconds one run of `f` takes, after collecting earlier garbage"
@@ -91,30 +92,7 @@ def dialect_texts():
             except (ValueError, NotImplementedError): pass
     return out
 
-ADVERSARIAL = {
-    '{ repeated': lambda n: '{' * n,
-    '[ repeated': lambda n: '[' * n,
-    'TOOL_CALL { repeated': lambda n: 'TOOL_CALL {' * (n // 11),
-    '<tool_call> repeated': lambda n: '<tool_call>' * (n // 11),
-    'unclosed string': lambda n: 'TOOL_CALL {"tool_name": "x", "parameters": {"a": "' + 'x' * n,
-    'deep valid nesting': lambda n: 'TOOL_CALL {"tool_name": "x", "parameters": {"a": ' + '[' * (n // 2) + ']' * (n // 2) + '}}',
-    '{" repeated': lambda n: '{"' * (n // 2),
-    'backslashes in a string': lambda n: '{"a": "' + '\\' * n,
-    'paths with bad escapes': lambda n: 'Path {"p": "C:\\data\\x"} ok\n' * (n // 27),
-    'broken JSON, 2k calls': lambda n: ('TOOL_CALL {"tool_name": "f", "parameters": {' + 'a: b, ' * 330 + '}}\n') * (n // 2025),
-    'prose braces {x} [y]': lambda n: '{x} [y] ' * (n // 8),
-    'GLM <arg_key> repeated': lambda n: '<tool_call>f<arg_key>' + '<arg_key>' * (n // 9),
-    'GLM calls, no close': lambda n: '<tool_call>f<arg_key>k</arg_key><arg_value>v' * (n // 44),
-    'DeepSeek begin repeated': lambda n: '<｜tool▁calls▁begin｜>' + '<｜tool▁call▁begin｜>' * (n // 19),
-    'invoke repeated': lambda n: '<minimax:tool_call>' + '<invoke name="f"><parameter name="x">' * (n // 37),
-    'Kimi begin repeated': lambda n: '<|tool_calls_section_begin|>' + '<|tool_call_begin|>' * (n // 19),
-    'Gemma nesting': lambda n: '<|tool_call>call:f{a:' + '[' * (n // 2) + ']' * (n // 2) + '}<tool_call|>',
-    'Gemma strings unclosed': lambda n: '<|tool_call>call:f{a:<|"|>' + 'x,' * (n // 2),
-    'unclosed <think>, call tokens': lambda n: '<think>hm <|tool_call>call:f{}<tool_call|>' * (n // 41),
-    'Glimmer headers': lambda n: '<|start|>assistant to=f<|message|>' * (n // 34),
-    '<|message|> repeated': lambda n: ' to=f<|message|>' * (n // 16),
-    'python calls, keywords': lambda n: '[f(from=1, to="C:\\users")]\n' * (n // 27),
-}
+ADVERSARIAL = GROWING  # the inputs of tests/test_parse.py's linear-time test: text of about n chars built to make a parser go back over it
 
 SIZES = (1_000, 10_000, 100_000, 1_000_000, 10_000_000)
 

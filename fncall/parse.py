@@ -1076,7 +1076,7 @@ def _end_span(self:_Scanner, i, text):
 def begin_xml(self:_Scanner, kind, a, lines=False, stops=()):
     "XML calls from `a` on (`<invoke name=..>`, `<parameter name=..>`, `<parameter=..>`), up to `</kind>` or a tag named in `stops`; `lines`: a value on lines of its own loses the newlines that frame it"
     self._end_expect(a)
-    self.mode,self.xml = 'xml',dict(kind=kind, call=None, param=None, start=a, lines=lines, stops=stops, re=_xml_re(stops))
+    self.mode,self.xml = 'xml',dict(kind=kind, call=None, param=None, start=a, lines=lines, stops=stops, re=_xml_re(stops), n=0)
     self._payload()
 
 @patch
@@ -1107,13 +1107,14 @@ def _xml_end_param(self:_Scanner):
 def _xml_end_call(self:_Scanner, a, cut=False):
     self._xml_end_param()
     c,self.xml['call'] = self.xml['call'],None
-    if c is not None: c.end,c.cut = a,cut; self.emit(c)
+    if c is not None: c.end,c.cut = a,cut; self.xml['n'] += 1; self.emit(c)
 
 # %% ../nbs/06_parse.ipynb #c8e19611
 @patch
 def _xml_close_all(self:_Scanner, a, cut=False):
     "End the XML calls at `a`; `cut`: the text ends there, inside the open call"
     self._xml_end_call(a, cut)
+    if not self.xml['n']: self.emit(_Item('missing', f'<{self.xml["kind"]}>', self.xml['start'], a, name=f'no tool call found after the <{self.xml["kind"]}> tag'))
     self.mode,self.xml = 'prose',None
 
 @patch
@@ -1702,7 +1703,7 @@ def _xml_value(d, k, v, lines=False):
     return f'\n{s}\n' if lines else s
 
 # %% ../nbs/06_parse.ipynb #f0f31404
-_FN = re.compile(r'<function=([^<>\n]{1,64})>')
+_FN = re.compile(r'<function=([^<>\n]{0,64})>')  # an empty name is an error
 
 @dialect
 class _QwenCoder(Dialect):
@@ -1867,18 +1868,6 @@ def _inline(d, k, v):
     s = _xml_value(d, k, v if isinstance(v, str) else str(v))
     if s[:1] == s[-1:] == '\n': raise _no(d, f'the value of {k!r}', 'a value on lines of its own loses the newlines that frame it')
     return s
-
-
-# %% ../nbs/06_parse.ipynb #7c24d592
-@dialect
-class _LongCat(_Tags):
-    "Meituan LongCat Flash: a JSON call in `<longcat_tool_call>`, each call in its own"
-    name,starts,end = 'LongCat',('<longcat_tool_call>',),'</longcat_tool_call>'
-    look = 64
-    def claim(self, after, before): return re.match(r'<longcat_tool_call>\s*[\[{]', after) is not None  # else its XML format
-    def refuse(self, after): return re.match(r'<longcat_tool_call>\s*[^\s\[{]', after) is not None
-    def write(self, calls): return '\n'.join(super(_LongCat, self).write([c]) for c in calls)
-    def body(self, calls): return _jd({'name': calls[0][0], 'arguments': calls[0][1]})
 
 
 # %% ../nbs/06_parse.ipynb #9af0927f
@@ -2070,6 +2059,13 @@ class _LongCatXml(_GLM):
     name,tags = 'LongCat XML',('<longcat_tool_call>', '</longcat_tool_call>', '<longcat_arg_key>', '</longcat_arg_key>', '<longcat_arg_value>', '</longcat_arg_value>')
 
 @dialect
+class _LongCat(_Tags):
+    "Meituan LongCat Flash: a JSON call in `<longcat_tool_call>`, each call in its own (after its XML format, which claims the tag first)"
+    name,starts,end = 'LongCat',('<longcat_tool_call>',),'</longcat_tool_call>'
+    def write(self, calls): return '\n'.join(super(_LongCat, self).write([c]) for c in calls)
+    def body(self, calls): return _jd({'name': calls[0][0], 'arguments': calls[0][1]})
+
+@dialect
 class _GLMJson(_Hermes):
     "GLM 4.7 and Laguna, now and then: `<tool_call>name`, then the arguments as JSON (their parsers in vLLM and Ollama read it), read by the Hermes dialect's scan"
     name,think = 'GLM JSON',('<think>', '</think>')
@@ -2100,7 +2096,7 @@ class _Kimi(Dialect):
 
 _KIMI_BAD = r'[\s<>:]'
 _KIMI_TOKS = ('<|tool_call_begin|>', '<|tool_call_end|>', '<|tool_calls_section_end|>')
-_KIMI_ID = re.compile(r'\s*(?:functions\.)?([^\s<>:]{1,200})(?::\d+)?\s*')
+_KIMI_ID = re.compile(r'\s*(?:functions\.)?([^\s<>:]{0,200})(?::\d+)?\s*')  # an empty name is an error
 
 
 # %% ../nbs/06_parse.ipynb #5b551d5e
@@ -2129,8 +2125,8 @@ class _Gemma(Dialect):
         return _py(v)
     max_depth = 100
 
-_GEMMA_BAD = r'[\s{<]'
-_GEMMA_CALL = re.compile(r'(?:call:)?([^\s{<]{1,200})\s*\{')
+_GEMMA_BAD = r'[\s{<:]'
+_GEMMA_CALL = re.compile(r'(?:call:)?([^\s{<:]{0,200})\s*\{')  # an empty name is an error
 _ws = re.compile(r'\s*')
 
 def _gemma_key(d, k):
