@@ -221,17 +221,17 @@ def _jd(v): return json.dumps(v, ensure_ascii=False, allow_nan=False)  # as a ch
 
 def _bare(v): return v if isinstance(v, str) else _jd(v)  # a value where the text gives no type (XML, GLM): a string as it is, the rest as JSON
 
-def _py(v):
+def _pylit(v):
     "Value `v` as a Python literal"
     if v is None or isinstance(v, (bool, int)): return repr(v)
     if isinstance(v, float): return repr(v) if math.isfinite(v) else _jd(v)  # _jd raises
     if isinstance(v, str): return _jd(v)  # a JSON string is a Python one with the same value
-    if isinstance(v, list): return '[' + ', '.join(map(_py, v)) + ']'
-    if isinstance(v, dict): return '{' + ', '.join(f'{_jd(k)}: {_py(x)}' for k,x in v.items()) + '}'
+    if isinstance(v, list): return '[' + ', '.join(map(_pylit, v)) + ']'
+    if isinstance(v, dict): return '{' + ', '.join(f'{_jd(k)}: {_pylit(x)}' for k,x in v.items()) + '}'
     raise ValueError(f'not a JSON value: {v!r}')
 
 _PYNAME = re.compile(r'(?!(?:default_api|functions)\.)[^\W\d]\w*(?:\.[^\W\d]\w*)*')
-def _pycall(d, name, args, lit=_py):
+def _pycall(d, name, args, lit=_pylit):
     "A Python-style call of `name` with `args`, their values written by `lit`"
     if not _PYNAME.fullmatch(name) or unicodedata.normalize('NFKC', name) != name or any(keyword.iskeyword(p) for p in name.split('.')): raise _no(d, f'the tool name {name!r}', 'a Python-style call needs a name like f or a.f')
     if k := next((k for k in args if not k.isidentifier() or unicodedata.normalize('NFKC', k) != k), None): raise _no(d, f'the argument name {k!r}', 'it is not a Python name as Python reads it (NFKC)')
@@ -1899,7 +1899,7 @@ class _DeepSeek(Dialect):
         m = _FENCE.match(rest)
         if m is None: return rd.err(f'{name.strip()}: expected the arguments in a ```json fence', sp, raw)
         args = rest[m.end():].rstrip()
-        fenced = args.endswith('```')  # the fence that closes it ends the call
+        fenced = args.endswith('```') and (not cut or _whole(args[:-3]))  # the fence that closes it ends the call (not one in a string the text ends inside)
         return rd.call(name, args[:-3] if fenced else args, sp, raw, cut=cut and not fenced)
     def write(self, calls): return '<｜tool▁calls▁begin｜>' + ''.join(self.call(_named_as(self, n), _free(self, _jd(a), f'the arguments of {n}', *_DS_TOKS)) for n,a in calls) + '<｜tool▁calls▁end｜>'
     def call(self, n, a): return f'<｜tool▁call▁begin｜>function<｜tool▁sep｜>{n}\n```json\n{a}\n```<｜tool▁call▁end｜>'
@@ -2122,7 +2122,7 @@ class _Gemma(Dialect):
         if isinstance(v, bool) or v is None: return str(v).lower() if v is not None else 'None'
         if isinstance(v, list): return '[' + ','.join(map(self.value, v)) + ']'
         if isinstance(v, dict): return '{' + ','.join(f'{_gemma_key(self, k)}:{self.value(x)}' for k,x in sorted(v.items())) + '}'
-        return _py(v)
+        return _pylit(v)
     max_depth = 100
 
 _GEMMA_BAD = r'[\s{<:]'

@@ -24,7 +24,7 @@ def step_ratio(mk, run, n, k=8):
     a,b = steps(lambda: run(mk(n))),steps(lambda: run(mk(k*n)))
     return b/a
 
-def time_ratio(mk, run, n=4_000, k=8, rounds=3, least=0.005, most=128_000):
+def time_ratio(mk, run, n=4_000, k=8, rounds=3, least=0.004, most=64_000):
     "Best seconds of `run(mk(k*n))` over best of `run(mk(n))`, run in turn so machine load hits both alike: linear is about `k`; `n` grows (up to `most`) until the small run takes `least` seconds"
     while n*4 <= most and _took(run, mk(n)) < least: n *= 4
     small,big,ts = mk(n),mk(k*n),([], [])
