@@ -136,7 +136,6 @@ class StreamParser:
         return self.drv.result(''.join(self.chunks))
 
     def _take(self):
-        if not self.events: return []
         ev = self.events[:]
         self.events.clear()
         return ev
@@ -465,6 +464,7 @@ def _settle(self:_Driver, final=False, upto=None):
     else:
         if upto is None and self.plen < self.held+32: return  # at most once per 32 new chars (`upto`: a call starts there, the text before it goes first)
         sc = self.sc
+        if upto is None and sc.mode in _IN_SPAN and sc.sp.start-16 <= self.pstart: self.held = self.plen; return  # inside a span that starts where the settled text ends
         opened = [sc.sp.start if getattr(sc, 'sp', None) is not None and sc.mode in _IN_SPAN else None, sc.region_start if sc.region != 'bare' else None,
                   sc.expect_start if sc.expect else None, sc.xml['start'] if sc.xml else None]
         safe = min([sc.base] + [x for x in opened + [upto] if x is not None])
@@ -1385,8 +1385,9 @@ def _values(self:ToolCallParser, it, ctx):
         return vals, None if vals else 'no tool call found in the Python-style code'
     if it.value is not None: v = it.value
     else:
-        v,err = _load(s, ctx, repair=not (items := _items(s)) and (it.ctx != 'bare' or _calllike(s)))
-        if err and items and not it.name: return self._each(s, it, items, ctx), None  # each item of a broken array on its own
+        v,err = _load(s, ctx, repair=False)
+        if err and not it.name and (items := _items(s)): return self._each(s, it, items, ctx), None  # each item of a broken array on its own
+        if err and (it.ctx != 'bare' or _calllike(s)): v,err = _load(s, ctx)  # repaired
         if err: return [], err
     if it.name: return [(dict(name=it.name, arguments=v), span)], None
     if isinstance(v, list): return list(zip(v, it.spans or _item_spans(s, it.start) or [span]*len(v))), None
