@@ -598,18 +598,19 @@ class _Span:
     def end(self, s, i, final):
         "Where the span ends, counted from its start, if it ends in `s[i:]` or the text ends; else None, and `s[i:]` is added to it"
         if self.only: return self.tl
-        p,t = s[i:] if i else s,self.tail
-        if len(p) <= 256:  # a short chunk: joined to the tail
-            w,at = t + p,self.n-len(t)
+        t,w = self.tail,None
+        if len(s)-i <= 256:  # a short chunk: joined to the tail
+            w,at = t + (s[i:] if i else s),self.n-len(t)
             m = self.ends.search(w, self.tl-at if self.tl > at else 0)
-        else:  # a closing token that starts in the tail, else one in `s`: the rest of `s` is never copied
-            m,at = self.ends.search(self.tail + s[i:i+64], max(0, len(self.tok)-self.n+len(self.tail))),self.n-len(self.tail)
-            if m and m.start() >= len(self.tail): m = None
-            if m is None: m,at = self.ends.search(s, max(i, i+len(self.tok)-self.n)),self.n-i
+        else:  # a closing token that starts in the tail, else one in `s`: the rest of `s` is not copied
+            m,at = self.ends.search(t + s[i:i+64], max(0, self.tl-self.n+len(t))),self.n-len(t)
+            if m and m.start() >= len(t): m = None
+            if m is None: m,at = self.ends.search(s, max(i, i+self.tl-self.n)),self.n-i
         if m is not None: return at + (m.end() if m.group() in self.keep else m.start())
-        if final: self.closed = False; return self.n+len(p)
+        if final: self.closed = False; return self.n+len(s)-i
+        p = s[i:] if i else s  # the span goes on past this chunk: all of it is the span's
         self.pieces.append(p); self.n += len(p)
-        self.tail = p[-64:] if len(p) >= 64 else w[-64:]
+        self.tail = p[-64:] if w is None or len(p) >= 64 else w[-64:]
         return None
 
 @functools.lru_cache(maxsize=256)

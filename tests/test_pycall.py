@@ -166,9 +166,9 @@ SCAN = {  # text of about n chars built to make a call finder rescan (unclosed s
 
 @pytest.mark.parametrize('name', SCAN)
 def test_scan_linear(name):
-    "Each is read in one pass: 8x the text takes about 8x the steps (counted, the same on any machine) and under 24x the time of a run on 8x less"
+    "Each is read in one pass: 8x the text takes about 8x the steps (counted, the same on any machine), and 16x the text under 64x the time of a run on the smaller one (a rescan: 256x)"
     assert step_ratio(SCAN[name], check, 1_000) < 12
-    assert time_ratio(SCAN[name], check, 1_000, most=PYCALL_MAX_CHARS//8) < 24  # linear: about 8; a rescan: 64
+    assert time_ratio(SCAN[name], check, 1_000, most=PYCALL_MAX_CHARS//16) < 64
 
 def test_json_safe_ints():
     "Integers in any base are capped as decimal ones are, so every result can be written as JSON"
