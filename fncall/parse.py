@@ -164,11 +164,13 @@ class Dialect:
     def open(self, sc, text:str, i:int, tok:str) -> int: return i+len(tok) # `scans`: set the scan `sc` going for token `tok` at `text[i]`; where the scan goes on
     think = None # (before, after) the reasoning, as the model writes it; None: it writes none
     gap = '\n' # what the model writes between its answer and its calls
+    calls_first = False # whether it writes its calls before its answer
     def write(self, calls:list) -> str: raise NotImplementedError(f'{self.name} is read, not written') # `calls`, [(name, arguments)], in this format; what it cannot carry raises ValueError
     def render(self, calls, content:str='', reasoning:str='') -> str:
-        "The message as the model writes it after its chat template's generation prompt: `reasoning`, the answer `content`, then `calls`"
+        "The message as the model writes it after its chat template's generation prompt: `reasoning`, the answer `content`, then `calls` (or the calls first)"
         cs = _calls_of(calls)
-        return _reasoned(self, reasoning) + content + (self.gap if content and cs else '') + (self.write(cs) if cs else '')
+        parts = [content, self.write(cs) if cs else '']
+        return _reasoned(self, reasoning) + (self.gap if all(parts) else '').join(parts[::-1] if self.calls_first else parts)
 
 _DIALECTS = () # every registered dialect, in order
 def dialect(cls):
@@ -1796,14 +1798,16 @@ _PYSTART = re.compile(r'\s*[^\W\d][\w.]*\s*\(')
 
 class _Tags(Dialect):
     "Calls between tags `starts[0]` and `end`: JSON (an object or an array of them), Python-style calls, or `<function=...>` elements"
-    end,head = '',''  # the closing tag; a tag written after the opening one
+    end,head,each = '','',False  # the closing tag; a tag written after the opening one; whether each call has tags of its own
     def close(self, tok): return (self.end,), ()
     def read(self, span, start, tok, rd):
         end = len(span) - (len(self.end) if span.endswith(self.end) else 0)
         off = len(tok) + (len(self.head) if span.startswith(self.head, len(tok)) else 0)
         body,rd.name = span[off:end],tok  # errors name the tag
         return rd.json(body, start+off, region=not body.lstrip().startswith('<function='), py=bool(_PYSTART.match(body)))
-    def write(self, calls): return self.starts[0] + self.head + _free(self, self.body(calls), 'the calls', self.end) + self.end
+    def write(self, calls):
+        if self.each and len(calls) > 1: return '\n'.join(self.write([c]) for c in calls)
+        return self.starts[0] + self.head + _free(self, self.body(calls), 'the calls', self.end) + self.end
     def body(self, calls): return _jd([{'name': n, 'arguments': a} for n,a in calls])
 
 @dialect
@@ -1823,9 +1827,8 @@ class _Nemotron(_Tags):
 @dialect
 class _InternLM(_Tags):
     "InternLM 2: `<|action_start|><|plugin|>` then a JSON call"
-    name,starts,end,head = 'InternLM',('<|action_start|>',),'<|action_end|>','<|plugin|>'
+    name,starts,end,head,each = 'InternLM',('<|action_start|>',),'<|action_end|>','<|plugin|>',True
     wraps,unwraps = (r'<\|action_start\|>', r'<\|plugin\|>'),(r'<\|action_end\|>',)
-    def write(self, calls): return '\n'.join(super(_InternLM, self).write([c]) for c in calls)
     def body(self, calls): return '\n' + _jd({'name': calls[0][0], 'parameters': calls[0][1]})
 
 
@@ -1843,10 +1846,7 @@ class _CommandR7B(_Tags):
 class _LFM2(_Tags):
     "Liquid LFM2: a Python list of calls (or one call alone) in `<|tool_call_start|>`, written before the answer, with values as JSON"
     name,starts,end = 'LFM2',('<|tool_call_start|>',),'<|tool_call_end|>'
-    think = ('<think>', '</think>')
-    def render(self, calls, content='', reasoning=''):
-        cs = _calls_of(calls)
-        return _reasoned(self, reasoning) + (self.write(cs) if cs else '') + (self.gap if cs and content else '') + content
+    think,calls_first = ('<think>', '</think>'),True
     def body(self, calls): return '[' + ','.join(_pycall(self, n, a, _jd) for n,a in calls) + ']'
 
 @dialect
@@ -1858,9 +1858,8 @@ class _Llama4(_Tags):
 @dialect
 class _SeedOSS(_Tags):
     "ByteDance Seed-OSS: `<function=name>` with `<parameter=name>` elements in `<seed:tool_call>`, each call in its own"
-    name,starts,end = 'Seed-OSS',('<seed:tool_call>',),'</seed:tool_call>'
+    name,starts,end,each = 'Seed-OSS',('<seed:tool_call>',),'</seed:tool_call>',True
     think = ('<seed:think>', '</seed:think>\n')
-    def write(self, calls): return '\n'.join(super(_SeedOSS, self).write([c]) for c in calls)
     def body(self, calls):
         (n,a), = calls
         return f'\n<function={_xml_name(self, n)}>\n' + ''.join(f'<parameter={_xml_name(self, k, "argument")}>{_inline(self, k, v)}</parameter>\n' for k,v in a.items()) + '</function>\n'
@@ -2063,8 +2062,7 @@ class _LongCatXml(_GLM):
 @dialect
 class _LongCat(_Tags):
     "Meituan LongCat Flash: a JSON call in `<longcat_tool_call>`, each call in its own (after its XML format, which claims the tag first)"
-    name,starts,end = 'LongCat',('<longcat_tool_call>',),'</longcat_tool_call>'
-    def write(self, calls): return '\n'.join(super(_LongCat, self).write([c]) for c in calls)
+    name,starts,end,each = 'LongCat',('<longcat_tool_call>',),'</longcat_tool_call>',True
     def body(self, calls): return _jd({'name': calls[0][0], 'arguments': calls[0][1]})
 
 @dialect
@@ -2208,10 +2206,7 @@ def _scalar(t):
 class _Gemma4(_Gemma):
     "Gemma 4: `<|tool_call>call:name{key:value}<tool_call|>`, strings quoted `<|\"|>`, calls written before the answer"
     name,starts,end,quote = 'Gemma 4',('<|tool_call>',),'<tool_call|>','<|"|>'
-    think = ('<|channel>thought\n', '<channel|>')
-    def render(self, calls, content='', reasoning=''):
-        cs = _calls_of(calls)
-        return _reasoned(self, reasoning) + (self.write(cs) if cs else '') + content
+    think,gap,calls_first = ('<|channel>thought\n', '<channel|>'),'',True
 
 @dialect
 class _FunctionGemma(_Gemma):
