@@ -1953,10 +1953,12 @@ class _Invoke(Dialect):
     def strong(self, tok): return True
     def read(self, span, start, tok, rd): return _invokes(span, start, rd, self.inv, self.par, rd.cut)
     def write(self, calls): return self.starts[0] + self.gap + ''.join(self.call(n, a) for n,a in calls) + self.end
-    def call(self, n, a):
-        ps = ''.join(f'<{self.par} name="{_xml_name(self, k, "argument")}"{self.typed(v)}>{_free(self, _bare(v), f"the value of {k!r}", f"</{self.par}>", f"<{self.par} ", f"</{self.inv}>", f"<{self.inv} ", self.end)}</{self.par}>\n' for k,v in a.items())
-        return f'<{self.inv} name="{_xml_name(self, n)}">\n{ps}</{self.inv}>\n'
-    def typed(self, v): return ''
+    def call(self, n, a): return f'<{self.inv} name="{_xml_name(self, n)}">\n' + ''.join(self.param(k, v) for k,v in a.items()) + f'</{self.inv}>\n'
+    def param(self, k, v):
+        "Parameter `k` with value `v`, which must hold no tag that ends it"
+        s = _free(self, _bare(v), f'the value of {k!r}', f'</{self.par}>', f'<{self.par} ', f'</{self.inv}>', f'<{self.inv} ', self.end)
+        return f'<{self.par} name="{_xml_name(self, k, "argument")}"{self.typed(v)}>{s}</{self.par}>\n'
+    def typed(self, v): return ''  # an attribute saying the value's type (DSML's `string`)
 
 
 # %% ../nbs/06_parse.ipynb #ba536d03
@@ -2238,10 +2240,13 @@ class _Glimmer(_Invoke):
         return [r if not isinstance(r, ToolCall) or who in ('user', r.tool_name) or who.endswith('.' + r.tool_name)
                 else rd.err(f'the message to {who} calls {r.tool_name}', r.span, span) for r in out]
     def render(self, calls, content='', reasoning=''):
-        ms = [('self', reasoning)] * bool(reasoning) + [('user', content)] * bool(content)
+        ms = [('self', reasoning)]*bool(reasoning) + [('user', content)]*bool(content)
         ms += [(_named_as(self, n), f'<atem:function_calls>\n{self.call(n, a)}</atem:function_calls>') for n,a in _calls_of(calls)]
-        return ''.join(f'{"<|start|>assistant" if i else ""} to={w}<|message|>{_free(self, b, f"the message to {w}", "<|eom|>", "<|eot|>", "<|start|>")}{"<|eot|>" if w == "user" and i == len(ms)-1 else "<|eom|>"}'
-                       for i,(w,b) in enumerate(ms))
+        return ''.join(self.message(to, body, i, i == len(ms)-1) for i,(to,body) in enumerate(ms))
+    def message(self, to, body, i, last):
+        "A message to `to`, after the generation prompt (the first) or `<|start|>assistant`; the answer, last, ends the turn"
+        body = _free(self, body, f'the message to {to}', '<|eom|>', '<|eot|>', '<|start|>')
+        return ('<|start|>assistant' if i else '') + f' to={to}<|message|>{body}' + ('<|eot|>' if last and to == 'user' else '<|eom|>')
 
 _GLIMMER_HEAD = re.compile(r'<\|start\|>assistant(?:\s+to=[^\s<]{1,200})?\s*<\|message\|>')
 
