@@ -111,7 +111,7 @@ def row(name, mk, P, sizes, cap=20.0, rounds=3):
         for r in range(rounds):
             for j,t in enumerate(texts):
                 if (r == 0 and j and (best[j-1] is None or best[j-1]*len(t) > cap)) or (r and best[j] is None): continue  # too long (quadratic)
-                gc.collect()
+                if len(t) >= 100_000: gc.collect()  # its garbage; a small run's batch would come cache-cold after it
                 t0 = time.perf_counter()
                 for _ in range(k[j]): f(t)
                 dt = (time.perf_counter()-t0)/k[j]

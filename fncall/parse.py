@@ -1784,14 +1784,20 @@ class _GigaChat(Dialect):
     def claim(self, after, before): return after.startswith('<|function_call|>') or self.back.search(before) is not None
     def close(self, tok): return (), ('</s>', '<|message_sep|>')
     def render(self, calls, content='', reasoning=''):
-        return _reasoned(self, reasoning) + '<|message_sep|>\n\n'.join([*([content] if content else []), *(f'function call<|role_sep|>\n{_free(self, _jd({"name": n, "arguments": a}), f"the call of {n}", "</s>", "<|message_sep|>")}' for n,a in _calls_of(calls))])
+        ms = [content]*bool(content) + [f'function call<|role_sep|>\n{_free(self, _jd({"name": n, "arguments": a}), f"the call of {n}", "</s>", "<|message_sep|>")}' for n,a in _calls_of(calls)]
+        return _reasoned(self, reasoning) + '<|message_sep|>\n\n'.join(ms)
     def read(self, span, start, tok, rd):
-        sp,body = (start, start+len(span)),span[span.index(tok)+len(tok):]
-        if rd.cut and not _whole(body): return [rd.err(_CUT, sp, span)]
-        v,why = _load(body.strip(), rd.ctx)
-        if why: return [rd.err(why, sp, span)]
+        i = span.index(tok)+len(tok)
+        i = _ws.match(span, i).end()
+        try: v,j = _dec.raw_decode(span, i)  # the call, and text after it that is the answer
+        except (ValueError, RecursionError): v,j = None,len(span)
+        sp,rest = (start, start+j),span[j:]
+        if v is None:
+            if rd.cut and not _whole(span[i:]): return [rd.err(_CUT, sp, span)]
+            v,why = _load(span[i:].rstrip(), rd.ctx)
+            if why: return [rd.err(why, sp, span)]
         if not isinstance(v, dict) or 'name' not in v or 'arguments' not in v: return [rd.err('expected {"name": ..., "arguments": {...}}', sp, span)]
-        return [rd.call(v['name'], v['arguments'], sp, span)]
+        return [rd.call(v['name'], v['arguments'], sp, span)] + [('text', rest)]*bool(rest.strip())
 
 # %% ../nbs/06_parse.ipynb #a92c490f
 _PYSTART = re.compile(r'\s*[^\W\d][\w.]*\s*\(')
