@@ -1,7 +1,7 @@
 """Speed of fncall.parse. Throughput on the corpus of real model output and on a 1 MB response (ratios to json.loads of the same
 payloads, measured alongside), then time per char from 1 KB to 10 MB, parsed whole and streamed in 256-char chunks, for the
-calls of every dialect and for adversarial inputs: linear time is a flat row, and `x` (its largest time per char over its
-smallest) should stay under 1.5. Run: python bench/bench_parse.py [--quick] [--before DIR]
+calls of every dialect and for adversarial inputs: linear time is a flat row, and `x` (how much the time per char grew from
+a smaller size to a larger one) should stay under 1.5; where it does not, the row is timed again with CPython's GC off. Run: python bench/bench_parse.py [--quick] [--before DIR]
 --quick stops at 1 MB; --before DIR also times, side by side, the fncall package in DIR/fncall (e.g. `git archive OLD fncall`)."""
 import argparse, gc, importlib.util, json, pathlib, statistics, sys, time
 from fncall import parse as NEW
@@ -102,30 +102,45 @@ ADVERSARIAL = GROWING  # the inputs of tests/test_parse.py's linear-time test: t
 SIZES = (1_000, 10_000, 100_000, 1_000_000, 10_000_000)
 
 def row(name, mk, P, sizes, cap=20.0, rounds=3):
-    "µs per char of `parse` and of a 256-char stream at each size: the best of `rounds` rounds, each timing every size in turn (a batch of runs that"
-    "takes 20 ms, or one long run), so machine load hits them alike; once a run would take over `cap` seconds, larger sizes are skipped"
+    "µs per char of `parse` and of a 256-char stream at each size; where it grows over 1.5x, timed again with CPython's cyclic GC off"
     p,out = P.ToolCallParser(),[]
     for how in ('whole', 'stream'):
         f = (lambda t: p.parse(t)) if how == 'whole' else (lambda t: streamed(P, p, t))
-        texts,best,k = [mk(n) for n in sizes],[None]*len(sizes),[1]*len(sizes)
-        for r in range(rounds):
-            for j,t in enumerate(texts):
-                if (r == 0 and j and (best[j-1] is None or best[j-1]*len(t) > cap)) or (r and best[j] is None): continue  # too long (quadratic)
-                if len(t) >= 100_000: gc.collect()  # its garbage; a small run's batch would come cache-cold after it
+        texts = [mk(n) for n in sizes]
+        us = sizes_per_char(f, texts, cap, rounds)
+        g = f'{_growth(us):4.2f}'
+        if _growth(us) > 1.5: g += f' (GC off: x{_growth(sizes_per_char(f, texts, cap, rounds, gc_off=True)):4.2f})'
+        out.append(' '.join('      —' if u is None else f'{u:7.3f}' for u in us) + f'  x{g}')
+    print(f'  {name:30} ' + '  | '.join(out), flush=True)
+
+def sizes_per_char(f, texts, cap, rounds, gc_off=False):
+    "µs per char of `f` on each text: the best of `rounds` rounds, each timing every text in turn (a batch of runs that takes 20 ms, or one"
+    "long run), so machine load hits them alike; once a run would take over `cap` seconds, longer texts are skipped (None). With `gc_off`"
+    "CPython's cyclic GC is off while timing: the millions of objects a big text's results make can slow it, not the parser"
+    best,k = [None]*len(texts),[1]*len(texts)
+    for r in range(rounds):
+        for j,t in enumerate(texts):
+            if (r == 0 and j and (best[j-1] is None or best[j-1]*len(t) > cap)) or (r and best[j] is None): continue  # too long (quadratic)
+            if len(t) >= 100_000 or gc_off: gc.collect()  # its garbage; a small run's batch would come cache-cold after it
+            if gc_off: gc.disable()
+            try:
                 t0 = time.perf_counter()
                 for _ in range(k[j]): f(t)
                 dt = (time.perf_counter()-t0)/k[j]
-                if r == 0: k[j] = max(1, int(0.02/dt))
-                best[j] = dt/len(t) if best[j] is None else min(best[j], dt/len(t))
-        us = [b*1e6 if b is not None else None for b in best]
-        ok = [u for u in us if u is not None]
-        out.append(' '.join('      —' if u is None else f'{u:7.3f}' for u in us) + f'  x{max(ok)/min(ok):4.2f}')
-    print(f'  {name:30} ' + '  | '.join(out), flush=True)
+            finally: gc.enable()
+            if r == 0: k[j] = max(1, int(0.02/dt))
+            best[j] = dt/len(t) if best[j] is None else min(best[j], dt/len(t))
+    return [b*1e6 if b is not None else None for b in best]
+
+def _growth(us):
+    "How much the time per char grew: the largest ratio of a size's to the least at any size up to it (a cost per char that falls is 1)"
+    ok = [u for u in us if u is not None]
+    return max(u/min(ok[:i+1]) for i,u in enumerate(ok))
 
 def scaling(mods, sizes):
     head = ' '.join(f'{n:>7,}'.replace(',000,000', 'M').replace(',000', 'k') for n in sizes)
     for tag,P in mods.items():
-        print(f'\n{tag}: µs per char, parsed whole | streamed in 256-char chunks; x: largest over smallest (linear: near 1)')
+        print(f'\n{tag}: µs per char, parsed whole | streamed in 256-char chunks; x: how much it grew (linear: near 1)')
         print(f'  {"dialect":30} {head}        | {head}')
         for name,unit in dialect_texts().items(): row(name, lambda n, u=unit: u * max(1, n // len(u)), P, sizes)
         print(f'  {"adversarial":30}')
