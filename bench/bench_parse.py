@@ -1,109 +1,157 @@
-"""Throughput of `ToolCallParser.parse` and `StreamParser` against `json.loads` of the same payloads,
-and scaling on adversarial inputs at 10k, 100k and 1M characters. Prints ratios; run: python bench/bench_parse.py"""
-import gc, json, pathlib, statistics, sys, time
-from fncall.parse import ToolCallParser, StreamParser
+"""Speed of fncall.parse. Throughput on the corpus of real model output and on a 1 MB response (ratios to json.loads of the same
+payloads, measured alongside), then time per char from 1 KB to 10 MB, parsed whole and streamed in 256-char chunks, for the
+calls of every dialect and for adversarial inputs: linear time is a flat row, and `x` (how much the time per char grew from
+a smaller size to a larger one) should stay under 1.5; where it does not, the row is timed again with CPython's GC off. Run: python bench/bench_parse.py [--quick] [--before DIR]
+--quick stops at 1 MB; --before DIR also times, side by side, the fncall package in DIR/fncall (e.g. `git archive OLD fncall`)."""
+import argparse, gc, importlib.util, json, pathlib, statistics, sys, time
+from fncall import parse as NEW
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent/'tests'))
 from test_corpus import CORPUS, load
-
-_gc = [0.0, 0.0]  # seconds spent in CPython's cyclic GC so far; start of the current collection
-def _gc_clock(phase, info):
-    if phase == 'start': _gc[1] = time.perf_counter()
-    else: _gc[0] += time.perf_counter()-_gc[1]
-gc.callbacks.append(_gc_clock)
+from test_parse import GROWING
 
 def timed(f):
-    "Seconds one run of `f` takes, and how many of them CPython's cyclic GC took; earlier garbage is collected first"
+    "Seconds one run of `f` takes, after collecting earlier garbage"
     gc.collect()
-    g,t = _gc[0],time.perf_counter(); f()
-    return time.perf_counter()-t, _gc[0]-g
+    t = time.perf_counter(); f()
+    return time.perf_counter()-t
 
-def best(f, n=3):
-    "(seconds, GC seconds) of the fastest of `n` runs of `f`"
-    return min(timed(f) for _ in range(n))
+def per_char(f, n, budget=0.3):
+    "Best seconds per char of `f` over `n` chars: the best of batches of runs that take 30 ms or more (one run, for a long one), for `budget` seconds"
+    k = max(1, int(0.03 / max(timed(f), 1e-6)))  # runs a batch
+    ts,spent = [],0
+    while spent < budget or len(ts) < 2:
+        gc.collect()
+        t = time.perf_counter()
+        for _ in range(k): f()
+        ts.append((time.perf_counter()-t)/k); spent += ts[-1]*k
+    return min(ts)/n
 
 def interleaved(fs, n=9):
     "Per-round seconds of each of `fs`, run in turn for `n` rounds so machine noise hits them alike"
     ts = [[] for _ in fs]
     for _ in range(n):
-        for f,t in zip(fs, ts): t.append(timed(f)[0])
+        for f,t in zip(fs, ts): t.append(timed(f))
     return ts
 
+def streamed(P, parser, text, n=256):
+    sp = P.StreamParser(parser=parser)
+    for i in range(0, len(text), n): sp.feed(text[i:i+n])
+    sp.close()
+    return sp.result()
+
+def load_before(d):
+    "The fncall package in directory `d`, imported as `fncall_before`"
+    spec = importlib.util.spec_from_file_location('fncall_before', pathlib.Path(d)/'fncall'/'__init__.py', submodule_search_locations=[str(pathlib.Path(d)/'fncall')])
+    m = importlib.util.module_from_spec(spec); sys.modules['fncall_before'] = m; spec.loader.exec_module(m)
+    return importlib.import_module('fncall_before.parse')
+
+def corpus(mods):
+    "Throughput on real model output: parse, and StreamParser fed 7-char chunks, against json.loads of the texts as JSON strings"
+    if CORPUS is None: return print('corpus: ../shared/corpus/toolcall_corpus.json not found (set FNCALL_CORPUS); skipped')
+    texts = [c['text'] for c in load()]
+    js,n = [json.dumps(t) for t in texts],sum(map(len, texts))/1e6
+    runs = {'json.loads (the texts as JSON strings)': lambda: [json.loads(s) for s in js]}
+    for tag,P in mods.items():
+        p = P.ToolCallParser()
+        runs[f'{tag} ToolCallParser.parse'] = lambda p=p: [p.parse(t) for t in texts]
+        runs[f'{tag} StreamParser, 7-char chunks'] = lambda P=P, p=p: [streamed(P, p, t, 7) for t in texts]
+    ts = dict(zip(runs, interleaved(list(runs.values()), n=9)))
+    tj = min(ts['json.loads (the texts as JSON strings)'])
+    print(f'corpus: {len(texts)} texts, {n*1e3:.0f}k chars; best of 9 interleaved rounds')
+    for k,t in ts.items(): print(f'  {k:46} {n/min(t):7.2f} M chars/s   {min(t)/tj:6.1f}x json.loads\'s time')
+
 def response(target=1_000_000):
-    "A ~1 MB model response: prose and several calls in several formats, with code-like arguments; and the payloads"
+    "A ~1 MB model response: prose and calls in several formats, with code-like arguments; and the payloads"
     code = 'def f(x):\n    return {"a": [x, "it\'s"], "b": "\\\\n"}  # {braces} in strings\n' * 200
     payloads,parts,i = [],[],0
     while sum(map(len, parts)) < target:
-        p = json.dumps({'name': f'write_file', 'arguments': {'path': f'src/m{i}.py', 'content': code,
-                                                             'tags': [f't{j}' for j in range(30)], 'sizes': list(range(50))}})
+        p = json.dumps({'name': 'write_file', 'arguments': {'path': f'src/m{i}.py', 'content': code, 'tags': [f't{j}' for j in range(30)], 'sizes': list(range(50))}})
         payloads.append(p)
         wrap = ['TOOL_CALL\n{}', '<tool_call>\n{}\n</tool_call>', '```json\n{}\n```', '[TOOL_CALLS][{}]'][i % 4]
         parts.append(f'Step {i}: I will now write the module, explaining why at some length. ' * 3 + '\n' + wrap.format(p) + '\n')
         i += 1
     return ''.join(parts), payloads
 
-def throughput():
+def throughput(mods):
     text,payloads = response()
-    p = ToolCallParser(max_payload_chars=100_000)
-    assert len(p.parse(text).tool_calls) == len(payloads)
-    ts_parse,ts_json = interleaved([lambda: p.parse(text), lambda: [json.loads(s) for s in payloads]])
-    t_parse,t_json = min(ts_parse),min(ts_json)
-    med = statistics.median(a/b for a,b in zip(ts_parse, ts_json))
-    def streamed(n=256):
-        sp = StreamParser(parser=p)
-        for i in range(0, len(text), n): sp.feed(text[i:i+n])
-        sp.close()
-    t_stream = best(streamed)[0]
-    mb = len(text)/1e6
-    print(f'clean input: {mb:.2f} MB, {len(payloads)} calls')
-    print(f'  json.loads of the payloads  {mb/t_json:7.1f} MB/s')
-    print(f'  ToolCallParser.parse        {mb/t_parse:7.1f} MB/s   ratio vs json.loads {t_parse/t_json:.2f}x (target <= 3x)')
-    print(f'    (best of {len(ts_parse)} interleaved rounds each; median of the per-round ratios {med:.2f}x)')
-    print(f'  StreamParser, 256-char feed {mb/t_stream:7.1f} MB/s   ratio vs json.loads {t_stream/t_json:.2f}x')
+    runs = {'json.loads of the payloads': lambda: [json.loads(s) for s in payloads]}
+    for tag,P in mods.items():
+        p = P.ToolCallParser(max_payload_chars=100_000)
+        assert len(p.parse(text).tool_calls) == len(payloads)
+        runs[f'{tag} ToolCallParser.parse'] = lambda p=p: p.parse(text)
+        runs[f'{tag} StreamParser, 256-char chunks'] = lambda P=P, p=p: streamed(P, p, text)
+    ts = dict(zip(runs, interleaved(list(runs.values()), n=5)))
+    tj,mb = min(ts['json.loads of the payloads']),len(text)/1e6
+    print(f'\na {mb:.2f} MB response, {len(payloads)} calls; best of 5 interleaved rounds')
+    for k,t in ts.items(): print(f'  {k:46} {mb/min(t):7.1f} MB/s   {min(t)/tj:5.2f}x json.loads\'s time')
 
-def corpus():
-    "Throughput on real model output: parse, and StreamParser fed 7-char chunks, against json.loads of the same texts as JSON strings"
-    if CORPUS is None: return print('corpus: ../shared/corpus/toolcall_corpus.json not found (set FNCALL_CORPUS); skipped')
-    texts = [c['text'] for c in load()]
-    js = [json.dumps(t) for t in texts]
-    n = sum(map(len, texts))/1e6
-    p = ToolCallParser()
-    def streamed():
-        for t in texts:
-            sp = StreamParser(parser=p)
-            for i in range(0, len(t), 7): sp.feed(t[i:i+7])
-            sp.close()
-    ts_json,ts_parse,ts_stream = interleaved([lambda: [json.loads(s) for s in js], lambda: [p.parse(t) for t in texts], streamed], n=9)
-    t_json,t_parse,t_stream = min(ts_json),min(ts_parse),min(ts_stream)
-    print(f'corpus: {len(texts)} texts, {n*1e3:.0f}k chars')
-    print(f'  json.loads (the texts as JSON strings) {n/t_json:7.2f} M chars/s')
-    print(f'  ToolCallParser.parse                   {n/t_parse:7.2f} M chars/s   {t_parse/t_json:6.1f}x json.loads\'s time')
-    print(f'  StreamParser, 7-char chunks            {n/t_stream:7.2f} M chars/s   {t_stream/t_json:6.1f}x json.loads\'s time')
+CALLS = [('get_weather', {'city': 'São Paulo, BR', 'days': 3, 'units': ['C', 'F'], 'detail': {'hourly': True, 'alerts': None}}),
+         ('write_note', {'title': 'Plan', 'body': 'Line one: it is "done".\nLine two, with {braces} and a # sign.', 'score': 4.5})]
 
-ADVERSARIAL = {
-    '{ repeated': lambda n: '{' * n,
-    '[ repeated': lambda n: '[' * n,
-    '"TOOL_CALL {" repeated': lambda n: 'TOOL_CALL {' * (n // 11),
-    '<tool_call> repeated': lambda n: '<tool_call>' * (n // 11),
-    'unclosed string': lambda n: 'TOOL_CALL {"tool_name": "x", "parameters": {"a": "' + 'x' * n,
-    'deep valid nesting': lambda n: 'TOOL_CALL {"tool_name": "x", "parameters": {"a": ' + '[' * (n // 2) + ']' * (n // 2) + '}}',
-    '{" repeated': lambda n: '{"' * (n // 2),
-    'backslashes in a string': lambda n: '{"a": "' + '\\' * n,
-    '{"a": "\\ (bad escape)': lambda n: '{"a": "\\' * (n // 8),
-    'paths with bad escapes': lambda n: 'Path {"p": "C:\\data\\x"} ok\n' * (n // 27),
-    'broken JSON, 2k calls': lambda n: ('TOOL_CALL {"tool_name": "f", "parameters": {' + 'a: b, ' * 330 + '}}\n') * (n // 2025),
-    'prose braces {x} [y]': lambda n: '{x} [y] ' * (n // 8),
-}
+def dialect_texts():
+    "{dialect name: one message of its calls, with an answer and (where it writes one) reasoning}"
+    out = {}
+    for d in (*NEW._DIALECTS, NEW._marker('TOOL_CALL')):
+        for reasoning in ('I should check the weather first, then write it down.', ''):
+            try: out[d.name] = d.render(CALLS, 'Let me look that up for you.', reasoning) + '\n'; break
+            except (ValueError, NotImplementedError): pass
+    return out
 
-def scaling():
-    p = ToolCallParser()
-    print('\nadversarial scaling (time at 10k / 100k / 1M chars; linear means ratios near 10;'
-          '\n  then the share of the 1M time in CPython\'s cyclic GC, and the 100k->1M ratio without it)')
-    for name,mk in ADVERSARIAL.items():
-        (t0,_),(t1,g1),(t2,g2) = [best(lambda: p.parse(s), n=2 if n == 1_000_000 else 3) for n in (10_000, 100_000, 1_000_000) for s in [mk(n)]]
-        print(f'  {name:26} {t0*1e3:8.2f} ms {t1*1e3:8.2f} ms {t2*1e3:9.2f} ms   x{t1/t0:5.1f} x{t2/t1:5.1f}'
-              f'   GC {g2/t2:4.0%}, x{(t2-g2)/(t1-g1):5.1f} without')
+ADVERSARIAL = GROWING  # the inputs of tests/test_parse.py's linear-time test: text of about n chars built to make a parser go back over it
+
+SIZES = (1_000, 10_000, 100_000, 1_000_000, 10_000_000)
+
+def row(name, mk, P, sizes, cap=20.0, rounds=3):
+    "µs per char of `parse` and of a 256-char stream at each size; where it grows over 1.5x, timed again with CPython's cyclic GC off"
+    p,out = P.ToolCallParser(),[]
+    for how in ('whole', 'stream'):
+        f = (lambda t: p.parse(t)) if how == 'whole' else (lambda t: streamed(P, p, t))
+        texts = [mk(n) for n in sizes]
+        us = sizes_per_char(f, texts, cap, rounds)
+        g = f'{_growth(us):4.2f}'
+        if _growth(us) > 1.5: g += f' (GC off: x{_growth(sizes_per_char(f, texts, cap, rounds, gc_off=True)):4.2f})'
+        out.append(' '.join('      —' if u is None else f'{u:7.3f}' for u in us) + f'  x{g}')
+    print(f'  {name:30} ' + '  | '.join(out), flush=True)
+
+def sizes_per_char(f, texts, cap, rounds, gc_off=False):
+    "µs per char of `f` on each text: the best of `rounds` rounds, each timing every text in turn (a batch of runs that takes 20 ms, or one"
+    "long run), so machine load hits them alike; once a run would take over `cap` seconds, longer texts are skipped (None). With `gc_off`"
+    "CPython's cyclic GC is off while timing: the millions of objects a big text's results make can slow it, not the parser"
+    best,k = [None]*len(texts),[1]*len(texts)
+    for r in range(rounds):
+        for j,t in enumerate(texts):
+            if (r == 0 and j and (best[j-1] is None or best[j-1]*len(t) > cap)) or (r and best[j] is None): continue  # too long (quadratic)
+            if len(t) >= 100_000 or gc_off: gc.collect()  # its garbage; a small run's batch would come cache-cold after it
+            if gc_off: gc.disable()
+            try:
+                t0 = time.perf_counter()
+                for _ in range(k[j]): f(t)
+                dt = (time.perf_counter()-t0)/k[j]
+            finally: gc.enable()
+            if r == 0: k[j] = max(1, int(0.02/dt))
+            best[j] = dt/len(t) if best[j] is None else min(best[j], dt/len(t))
+    return [b*1e6 if b is not None else None for b in best]
+
+def _growth(us):
+    "How much the time per char grew: the largest ratio of a size's to the least at any size up to it (a cost per char that falls is 1)"
+    ok = [u for u in us if u is not None]
+    return max(u/min(ok[:i+1]) for i,u in enumerate(ok))
+
+def scaling(mods, sizes):
+    head = ' '.join(f'{n:>7,}'.replace(',000,000', 'M').replace(',000', 'k') for n in sizes)
+    for tag,P in mods.items():
+        print(f'\n{tag}: µs per char, parsed whole | streamed in 256-char chunks; x: how much it grew (linear: near 1)')
+        print(f'  {"dialect":30} {head}        | {head}')
+        for name,unit in dialect_texts().items(): row(name, lambda n, u=unit: u * max(1, n // len(u)), P, sizes)
+        print(f'  {"adversarial":30}')
+        for name,mk in ADVERSARIAL.items(): row(name, mk, P, sizes)
 
 if __name__ == '__main__':
-    corpus()
-    throughput()
-    scaling()
+    a = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    a.add_argument('--quick', action='store_true'); a.add_argument('--before')
+    a.add_argument('--only', choices=['corpus', 'throughput', 'scaling'])
+    o = a.parse_args()
+    mods = {'now': NEW} | ({'before': load_before(o.before)} if o.before else {})
+    if o.only in (None, 'corpus'): corpus(mods)
+    if o.only in (None, 'throughput'): throughput(mods)
+    if o.only in (None, 'scaling'): scaling(mods, SIZES[:4] if o.quick else SIZES)

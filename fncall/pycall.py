@@ -9,7 +9,7 @@ __all__ = ['PYCALL_MAX_CHARS', 'PYCALL_MAX_DEPTH', 'parse_function_call', 'map_p
            'parse_function_calls']
 
 # %% ../nbs/05_pycall.ipynb #b650aa4a
-import ast, math, re
+import ast, keyword, math, re
 from types import UnionType
 from typing import Annotated, Any, Mapping, Union, get_args, get_origin
 from pydantic import BaseModel
@@ -19,15 +19,19 @@ def parse_function_call(call_str:str, # one call as Python code, e.g. 'search(qu
                         context:Mapping|None=None, # values for the bare names the call may use as arguments
                        ) -> dict: # {'tool': name, 'arguments': {'_pos_0': ..., 'keyword': ...}}
     "Parse one Python-style call into `{'tool', 'arguments'}`, evaluating only literals and names from `context`"
-    src = _clean(call_str)
-    body = _parse(src).body
+    src,names = _source(_clean(call_str))
+    try: body = _parse(src).body
+    except SyntaxError:
+        src,names = _source(_clean(call_str), kw=True)  # a keyword as an argument name?
+        if not names: raise
+        body = _parse(src).body
     if len(body) > 1: raise ValueError(f"Not a function call: found {len(body)} statements; use parse_function_calls for several calls")
     node = body[0].value if body and type(body[0]) is ast.Expr else (body[0] if body else None)
     if node is None: raise ValueError("Not a function call: the text is empty")
     if type(node) is not ast.Call:
         hint = '; use parse_function_calls for a list of calls' if type(node) in (ast.List, ast.Tuple) else ''
         raise ValueError(f"Not a function call: found {_kind(node)} `{_seg(src, node)}`{hint}")
-    return _call(node, src, context)
+    return _renamed(_call(node, src, context), names)
 
 # %% ../nbs/05_pycall.ipynb #4cd441e4
 _pos_re = re.compile(r'_pos_(0|[1-9][0-9]{0,8})')
@@ -206,6 +210,43 @@ def _parse(src:str) -> ast.Module:
         if 'never closed' in e.msg or 'unexpected EOF' in e.msg: raise SyntaxError("unexpected EOF while parsing") from None
         raise
 
+# %% ../nbs/05_pycall.ipynb #8f9bec70
+_ESC = re.compile(r'\\(?:[\n\\\'"abfnrtv0-7]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{)')
+
+def _odd_escape(s:str, i:int, j:int, ok=_ESC) -> bool:
+    "Whether `s[i:j]`, a string's body, holds an escape that regex `ok` doesn't allow"
+    while 0 <= (i := s.find('\\', i, j)):
+        if (m := ok.match(s, i, j)) is None: return True
+        i = m.end()
+    return False
+_src_re = re.compile(r'''#|(?P<p>[rRbBfFuU]{0,2})(?P<q>'{3}|"{3}|'|")''')
+_kw_re = re.compile(_src_re.pattern + r'''|(?P<pre>[(,]\s*)(?P<kw>%s)(?=\s*=(?!=))''' % '|'.join(keyword.kwlist))
+
+def _source(src:str, kw:bool=False):
+    "`src` as `ast.parse` reads it, and {name: the keyword it stands for}: a string with an escape Python doesn't define is kept as written, whole (`\"C:\\users\"`), and, with `kw`, a keyword written as an argument name (`send(from=...)`) gets a free name"
+    if not kw and '\\' not in src: return src, {}
+    out,names,p,i,r = [],{},0,0,_kw_re if kw else _src_re
+    while m := r.search(src, i):
+        if m[0] == '#': i = j if (j := src.find('\n', m.end())) >= 0 else len(src); continue
+        if m.lastgroup == 'kw':
+            new = next(n for k in range(1, 99) if (n := f'{m["kw"]}{"_"*k}') not in src)
+            out += [src[p:m.start('kw')], new]; names[new],p,i = m['kw'],m.end(),m.end(); continue
+        q = m['q']; e = _body_res[q].match(src, m.end()).end()
+        if not src.startswith(q, e): break  # a string never closed: ast.parse says so
+        if not m['p'] and _odd_escape(src, m.end(), e):
+            out += [src[p:m.end()], re.sub(r'\\([\s\S])', lambda c: '\\\\' + ('\\' if c[1] in '\'"' else '') + c[1], src[m.end():e])]; p = e
+        i = e+len(q)
+    return ''.join(out) + src[p:] if out else src, names
+
+def _literal(s:str, context:Mapping|None=None):
+    "The value of Python literal `s`, read as an argument is (nothing evaluated)"
+    src,_ = _source(_checked(s).strip())
+    try: node = ast.parse(src, '<value>', 'eval').body
+    except SyntaxError as e: raise ValueError(f"Invalid literal: {e.msg} in `{_short(src)}`") from None
+    except (RecursionError, MemoryError): raise ValueError("Invalid literal: nested too deeply for the parser") from None
+    return _lit(node, src, context, 'the value')
+
+
 # %% ../nbs/05_pycall.ipynb #831e5ba1
 def _models(ann) -> list:
     "Pydantic models a field annotation holds directly: itself, or through Optional, Union and Annotated"
@@ -328,13 +369,23 @@ def _unprint(node):
 
 def _span_calls(src:str, ctx) -> list:
     "The calls in span `src`: a call, `print(call)`, or a list or tuple of calls; anything else is a ValueError"
+    orig,(src,names) = src,_source(src)
     try: node = ast.parse(src, '<call>', 'eval').body
-    except SyntaxError as e: raise ValueError(f"Invalid function call syntax: {e.msg} in `{_short(src)}`") from None
+    except SyntaxError as e:
+        src,names = _source(orig, kw=True)  # a keyword as an argument name?
+        try: node = ast.parse(src, '<call>', 'eval').body if names else None
+        except SyntaxError: node = None
+        if node is None: raise ValueError(f"Invalid function call syntax: {e.msg} in `{_short(orig)}`") from None
     except (RecursionError, MemoryError): raise ValueError("Invalid function call syntax: nested too deeply for the parser") from None
     nodes = node.elts if type(node) in (ast.List, ast.Tuple) else [node]
     if bad := next((n for n in nodes if type(n) is not ast.Call), None):
-        raise ValueError(f"Not a function call: found {_kind(bad)} `{_seg(src, bad)}` in `{_short(src)}`; expected a call or a list of calls")
-    return [_call(_unprint(n), src, ctx) for n in nodes]
+        raise ValueError(f"Not a function call: found {_kind(bad)} `{_seg(src, bad)}` in `{_short(orig)}`; expected a call or a list of calls")
+    return [_renamed(_call(_unprint(n), src, ctx), names) for n in nodes]
+
+def _renamed(call:dict, names:dict) -> dict:
+    "`call` with the argument names `_source` changed given back"
+    if names: call['arguments'] = {names.get(k, k): v for k, v in call['arguments'].items()}
+    return call
 
 def _spanned_calls(text:str, context:Mapping|None=None) -> list:
     "(call, (start, end)) for each call `parse_function_calls` finds in `text`; each call of a list has its own span"

@@ -1,7 +1,8 @@
-"Adversarial inputs and random-chunking stream tests for fncall.parse (outcomes only, no timings)"
-import json, random, time
+"Adversarial inputs and random-chunking stream tests for fncall.parse (outcomes, and work counted: no clock limits)"
+import json, random
 import pytest
 from fncall.parse import ToolCall, ToolCallParser, StreamParser, Dialect
+from work import copy_ratio, step_ratio, time_ratio
 
 P = ToolCallParser()
 
@@ -202,8 +203,9 @@ ADVERSARIAL = {
 def test_adversarial(name):
     "Each finishes (quickly: the scan is linear, caps apply before parsing) with a sane outcome"
     r = P.parse(ADVERSARIAL[name])
-    n = {'many_small_calls': 5_000, 'xml': 5_000, 'qwen': 1}.get(name, 0)  # unclosed XML calls still count
+    n = {'many_small_calls': 5_000, 'xml': 4_999}.get(name, 0)  # unclosed XML calls still count, but for the last: the text ends inside it
     assert len(r.tool_calls) == n
+    if name in ('xml', 'qwen'): assert r.errors[-1].reason.endswith('the call is cut off at the end of the text: its arguments may be missing some')
     if name in ('unclosed_marked_string',): assert 'max_payload_chars' in r.errors[0].reason
     if name == 'deep_valid': assert 'max_depth' in r.errors[0].reason
 
@@ -216,15 +218,14 @@ QUADRATIC_BEFORE = {  # ~1 MB each; these took 10 s, 8 s and 44 s before
 
 @pytest.mark.parametrize('name', QUADRATIC_BEFORE)
 @pytest.mark.parametrize('streamed', [False, True])
-def test_once_quadratic_inputs_finish(name, streamed):
-    "Bad string escapes and broken JSON at 1 MB: linear now (well under the generous bound), as one chunk or many"
-    text,t = QUADRATIC_BEFORE[name],time.perf_counter()
+def test_once_quadratic_inputs(name, streamed):
+    "Bad string escapes and broken JSON at 1 MB, as one chunk or many: what comes out (`test_linear` checks their time grows linearly)"
+    text = QUADRATIC_BEFORE[name]
     if streamed:
         sp = StreamParser()
         sp.feed(text); sp.close()
         r = sp.result()
     else: r = P.parse(text)
-    assert time.perf_counter()-t < 3  # ~0.7 s at most on a quiet machine
     n = {'repairs': 0, 'small_repairs': 7}.get(name, 0)  # the repair budget holds 7 of the small ones, none of the big
     assert len(r.tool_calls) == n
     if name.endswith('repairs'): assert 'too large to repair' in r.errors[-1].reason
@@ -232,12 +233,11 @@ def test_once_quadratic_inputs_finish(name, streamed):
 @pytest.mark.parametrize('name', ADVERSARIAL)
 @pytest.mark.parametrize('chunk', [4096, None])
 def test_adversarial_streamed(name, chunk):
-    "Streamed in chunks or as one chunk, each finishes quickly and agrees with parse"
-    text,t = ADVERSARIAL[name],time.perf_counter()
+    "Streamed in chunks or as one chunk, each agrees with parse"
+    text = ADVERSARIAL[name]
     sp = StreamParser()
     for i in range(0, len(text), chunk or len(text)): sp.feed(text[i:i+(chunk or len(text))])
     sp.close()
-    assert time.perf_counter()-t < 3
     assert sp.result() == P.parse(text)
 
 BIG = {  # ~1 MB each at k=1 (smaller for k>1), and the parser's cap; the array of small objects took 8 s at 128 KB as one chunk (each object copied the rest of the chunk)
@@ -248,22 +248,69 @@ BIG = {  # ~1 MB each at k=1 (smaller for k>1), and the parser's cap; the array 
 }
 
 def _stream(text, chunk, cap):
-    "Seconds to stream `text` in chunks of `chunk` (None: one chunk), the parser, the stream and its events"
+    "Stream `text` in chunks of `chunk` (None: one chunk): the parser, the stream and its events"
     n, p = chunk or len(text), ToolCallParser(max_payload_chars=cap)
-    sp, t = StreamParser(parser=p), time.perf_counter()
+    sp = StreamParser(parser=p)
     evs = [e for i in range(0, len(text), n) for e in sp.feed(text[i:i+n])] + sp.close()
-    return time.perf_counter()-t, p, sp, evs
+    return p, sp, evs
 
 @pytest.mark.parametrize('name', BIG)
 @pytest.mark.parametrize('chunk', [None, 256])
-def test_stream_big_text_linear(name, chunk):
-    "1 MB as one chunk or as many: linear (8x the text takes well under 30x the time; quadratic is 64x), and what parse gives"
+def test_stream_big_text(name, chunk):
+    "1 MB as one chunk or as many: what parse gives, every start ended; and linear work (8x the text, about 8x the steps)"
     mk, cap = BIG[name]
-    small = min(_stream(mk(8), chunk, cap)[0] for _ in range(3))
-    (t, p, sp, evs), text = _stream(mk(1), chunk, cap), mk(1)
-    assert t < 30 * max(small, 0.01), (t, small)
+    (p, sp, evs), text = _stream(mk(1), chunk, cap), mk(1)
     assert sp.result() == p.parse(text)
     assert len([e for e in evs if e.type == 'start']) == len([e for e in evs if e.type in ('end', 'error') and e.index is not None])
+    assert step_ratio(lambda n: mk(n), lambda t: _stream(t, chunk, cap), 64) < 12  # mk(64) is 8x smaller than mk(8)
+
+GROWING = {  # text of about n chars, built to make a parser go back over it; the last ones are the issue's (26)
+    '{ repeated': lambda n: '{' * n,
+    '[ repeated': lambda n: '[' * n,
+    'marker {': lambda n: 'TOOL_CALL {' * (n // 11),
+    '<tool_call> repeated': lambda n: '<tool_call>' * (n // 11),
+    'unclosed string': lambda n: 'TOOL_CALL {"tool_name": "x", "parameters": {"a": "' + 'x' * n,
+    'deep valid nesting': lambda n: 'TOOL_CALL {"tool_name": "x", "parameters": {"a": ' + '[' * (n // 2) + ']' * (n // 2) + '}}',
+    '{" repeated': lambda n: '{"' * (n // 2),
+    'backslashes': lambda n: '{"a": "' + '\\' * n,
+    'bad escapes': lambda n: '{"a": "\\' * (n // 8),
+    'paths with bad escapes': lambda n: 'Path {"p": "C:\\data\\x"} ok\n' * (n // 27),
+    'broken JSON calls': lambda n: ('TOOL_CALL {"tool_name": "f", "parameters": {' + 'a: b, ' * 330 + '}}\n') * max(1, n // 2025),
+    'prose braces': lambda n: '{x} [y] ' * (n // 8),
+    'xml': lambda n: '<function_calls><invoke name="f"><parameter name="p">' * (n // 55),
+    'qwen': lambda n: '<function=f><parameter=p>' * (n // 25),
+    'pythonic': lambda n: '[f(' * (n // 3),
+    'GLM calls': lambda n: '<tool_call>set_alarm\n<arg_key>time</arg_key>\n<arg_value>07:30</arg_value>\n</tool_call>\n' * (n // 82),
+    'tagged calls': lambda n: 'x <tool_calls>[{"name": "add", "arguments": {"a": 1}}]</tool_calls>\n' * (n // 67),
+    'many small spans': lambda n: '<think>x</think>' * (n // 16),  # a span that copied the rest of the text would show here
+    'GLM <arg_key> repeated': lambda n: '<tool_call>f<arg_key>' + '<arg_key>' * (n // 9),
+    'GLM pairs, closed': lambda n: '<tool_call>f' + '<arg_key>k</arg_key><arg_value>v' * (n // 31) + '</tool_call>',
+    'DeepSeek begins': lambda n: '<｜tool▁calls▁begin｜>' + '<｜tool▁call▁begin｜>' * (n // 19) + '<｜tool▁calls▁end｜>',
+    'DeepSeek seps': lambda n: '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function' + '<｜tool▁sep｜>' * (n // 10) + '<｜tool▁calls▁end｜>',
+    'invokes': lambda n: '<minimax:tool_call>' + '<invoke name="f"><parameter name="x">' * (n // 37) + '</minimax:tool_call>',
+    'Kimi begins': lambda n: '<|tool_calls_section_begin|>' + '<|tool_call_begin|>' * (n // 19) + '<|tool_calls_section_end|>',
+    'Gemma nesting': lambda n: '<|tool_call>call:f{a:' + '[' * (n // 2) + ']' * (n // 2) + '}<tool_call|>',
+    'Gemma strings': lambda n: '<|tool_call>call:f{a:<|"|>' + 'x,' * (n // 2) + '}<tool_call|>',
+    'Gemma calls': lambda n: '<|tool_call>' + 'call:f{a:1}' * (n // 11) + '<tool_call|>',
+    'unclosed <think>, calls': lambda n: '<think>hm <|tool_call>call:f{}<tool_call|>' * (n // 41),
+    'Glimmer headers': lambda n: '<|start|>assistant to=f<|message|>' * (n // 34),
+    '<|message|> repeated': lambda n: ' to=f<|message|>' * (n // 16),
+    'Python keywords, paths': lambda n: '[f(from=1, to="C:\\users")]\n' * (n // 27),
+}
+
+def _chunks(text, n=256):
+    sp = StreamParser()
+    for i in range(0, len(text), n): sp.feed(text[i:i+n])
+    return sp.close()
+
+@pytest.mark.parametrize('name', GROWING)
+@pytest.mark.parametrize('how', ['whole', 'stream'])
+def test_linear(name, how):
+    "8x the text takes about 8x the work, counted (the same on any machine): the steps, and the chars copied out of the text; and, for the rest of what C code does (a regex), 16x the text under 64x the time of a run on the smaller one (quadratic: 256x; caches alone can double a small run's speed)"
+    mk,run = GROWING[name],(P.parse if how == 'whole' else _chunks)
+    assert step_ratio(mk, run, 2_000) < 12
+    if how == 'whole': assert copy_ratio(mk, run, 20_000) < 12
+    assert time_ratio(mk, run) < 64
 
 def test_deep_valid_within_limits():
     "Valid nesting under max_depth parses"
@@ -387,7 +434,7 @@ def test_repair_that_loses_a_call():
     "json-repair can turn a call into strings; that is an error in parse and in the stream, which had started the call"
     for t in ('Calls: [call {"name": "f", "arguments": {"a": 1}}]', '[{"name": "f", "arguments": {}}, "y": {"name": "g", "arguments": {}}}'):
         r = P.parse(t)
-        assert r.tool_calls == [] and 'repairing it would lose the call' in r.errors[0].reason, t
+        assert r.tool_calls == [] and r.errors[0].reason in ("not valid JSON, and repairing it would drop 'call'", "not valid JSON, and repairing it would lose the call to 'g'"), t
         for chunk in (1, 7, len(t)):
             sp = StreamParser()
             evs = [e for i in range(0, len(t), chunk) for e in sp.feed(t[i:i+chunk])] + sp.close()

@@ -1,8 +1,9 @@
 "Round trips and fuzzing for fncall.pycall: JSON-like arguments survive a trip through Python call text (also with prose around it), and random text only ever raises ValueError (or SyntaxError from parse_function_call). At the end, the tests that left the notebook: private helpers and longer lists of cases."
-import ast, json, keyword, random, string, time
+import ast, json, keyword, random, string
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 from pydantic import BaseModel, ConfigDict
+from work import step_ratio, time_ratio
 from fncall.pycall import (parse_function_call, parse_function_calls, map_positional_args, nest_arguments_by_schema, PYCALL_MAX_CHARS,
                            _start_re, _spanned_calls, _scan, _lit, _MAX_INT)
 
@@ -153,16 +154,21 @@ def test_many_calls_within_cap():
     "Many short calls in one text are all found"
     assert len(parse_function_calls('f(1)\n' * 10_000)) == 10_000
 
-@pytest.mark.parametrize('text', [
-    "f('" * 30_000, 'f("' * 30_000, "(f(' " * 20_000, "[f(" + "'" * 3 * 15_000, 'x f(""" ' * 12_000, "x f(\\'" * 16_000, "x f(\\'''" * 11_000,
-    'f(' * 45_000, '[f(' * 30_000, "It's f(x) and g(y), isn't it? " * 3000, 'f(1),' * 20_000, "f(#'\n" * 20_000,
-    'a.' * 45_000 + 'b(', '[ ' * 45_000 + 'f(', "f(') " * 20_000 + "'" * 10_000, '\n' + ' ' * 90_000 + 'x', ' # f(' * 20_000,
-    '#' * 90_000, '\n#' * 45_000 + 'f(1)'])
-def test_scan_linear(text):
-    "Text built to make a call finder rescan (unclosed strings and brackets, many candidates) is read in one pass"
-    t = time.perf_counter()
-    check(text)
-    assert time.perf_counter() - t < 3  # generous: these take well under a second each; a quadratic rescan takes minutes
+SCAN = {  # text of about n chars built to make a call finder rescan (unclosed strings and brackets, many candidates)
+    "f(' repeated": lambda n: "f('" * (n//3), 'f(" repeated': lambda n: 'f("' * (n//3), "(f(' repeated": lambda n: "(f(' " * (n//5),
+    '[f( then quotes': lambda n: "[f(" + "'" * n, 'triple quotes': lambda n: 'x f(""" ' * (n//8), 'escaped quotes': lambda n: "x f(\\'" * (n//6),
+    'escaped triple quotes': lambda n: "x f(\\'''" * (n//9), 'f( repeated': lambda n: 'f(' * (n//2), '[f( repeated': lambda n: '[f(' * (n//3),
+    'prose with calls': lambda n: "It's f(x) and g(y), isn't it? " * (n//30), 'calls and commas': lambda n: 'f(1),' * (n//5),
+    'comment quotes': lambda n: "f(#'\n" * (n//5), 'dotted name': lambda n: 'a.' * (n//2) + 'b(', 'brackets': lambda n: '[ ' * (n//2) + 'f(',
+    'strings then quotes': lambda n: "f(') " * (n//10) + "'" * (n//2), 'spaces': lambda n: '\n' + ' ' * n + 'x', 'comments': lambda n: ' # f(' * (n//5),
+    'hashes': lambda n: '#' * n, 'comment lines': lambda n: '\n#' * (n//2) + 'f(1)',
+    'keywords and paths': lambda n: 'send(from="C:\\users", to=1)\n' * (n//29)}
+
+@pytest.mark.parametrize('name', SCAN)
+def test_scan_linear(name):
+    "Each is read in one pass: 8x the text takes about 8x the steps (counted, the same on any machine), and 16x the text under 64x the time of a run on the smaller one (a rescan: 256x)"
+    assert step_ratio(SCAN[name], check, 1_000) < 12
+    assert time_ratio(SCAN[name], check, 1_000, most=PYCALL_MAX_CHARS//16) < 64
 
 def test_json_safe_ints():
     "Integers in any base are capped as decimal ones are, so every result can be written as JSON"
