@@ -20,7 +20,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 import typing_extensions
 from typing_extensions import NotRequired, TypedDict, is_typeddict
 import annotated_types as at
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Strict, TypeAdapter, ValidationError, condecimal
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Strict, TypeAdapter, ValidationError, WrapValidator, condecimal
 from pydantic.fields import FieldInfo
 from pydantic_core import SchemaError, SchemaValidator
 from .schema import custom_types, empty, get_schema, call_params, target, fingerprint, is_record, field_alias
@@ -50,8 +50,9 @@ async def call_func_async(
 ):
     "Awaits the function `fc_name` with the given `fc_inputs` using namespace `ns`."
     try:
-        f, args, sp = _prepare(_tool(fc_name, ns), fc_name, fc_inputs)
-        res = _call(f, args, sp) if sp.aio else await _in_thread(_call, f, args, sp)
+        f, sp = _resolve(_tool(fc_name, ns), fc_name)
+        if not sp.aio: res = await _in_thread(_call_checked, f, sp, fc_inputs)  # its arguments checked in its thread too: a large one stalls no other task
+        else: res = _call(f, _coerce(sp, fc_inputs) if _small(fc_inputs) else await _in_thread(_coerce, sp, fc_inputs), sp)
         return await res if type(res) not in _data and inspect.isawaitable(res) else res
     except (Exception, SystemExit) as e:
         if raise_on_err: raise
@@ -235,11 +236,13 @@ _inner = {partial: partial.__dict__['func'], types.MethodType: types.MethodType.
 _made = {object.__new__, object.__init__, type.__dict__['__call__']}  # how every class is made
 
 def _runs(o):
-    "What calling `o` runs next: what a wrapper wraps, a class's constructor, an instance's `__call__`"
-    if w := next((d for t,d in _inner.items() if _is(o, t)), None): return [w.__get__(o)]
+    "What calling `o` runs next: a class's constructor; an instance's `__call__` and what a wrapper wraps (a wrapper's subclass may call something else)"
     if _is(o, types.FunctionType): return [w] if (w := dict.get(o.__dict__, '__wrapped__', _none)) is not _none else []  # `functools.wraps`
     if _is(o, type): return [m for m in (_in_class(type(o), '__call__'), _in_class(o, '__new__'), _in_class(o, '__init__')) if m is not _none and m not in _made]
     c, w = _in_class(type(o), '__call__'), _static(o, type(o), '__wrapped__', _in_class(type(o), '__wrapped__'))  # an instance `functools.update_wrapper` made
+    if t := next((t for t in _inner if _is(o, t)), None):
+        if c is _in_class(t, '__call__'): c = _none  # the wrapper's own: it calls what it wraps
+        return [x for x in (_inner[t].__get__(o), c, w) if x is not _none]
     return [x for x in (c, w) if x is not _none]
 
 # %% ../nbs/01_call.ipynb #9981914f
@@ -259,10 +262,53 @@ def _to_list(v):
     return [v] if isinstance(v, (str, int, float, bool)) else v
 
 def _to_dict(v):
-    "Repair what a model sends for an object: a JSON string, or a list of key/value pairs"
+    "Repair what a model sends for an object: a JSON string, or a list of key/value pairs (keys that JSON can write, not too many sharing a hash: see `_member`)"
     v = _json(v, dict)
-    if isinstance(v, list) and all(isinstance(o, dict) and set(o) == {'key', 'value'} for o in v): return {o['key']: o['value'] for o in v}
+    if isinstance(v, list) and all(type(o) is dict and set(o) == {'key', 'value'} and type(o['key']) in _keys for o in v): return dict(zip(_spread([o['key'] for o in v]), (o['value'] for o in v)))
     return v
+
+_keys = {str, int, float, bool, type(None)}
+
+# %% ../nbs/01_call.ipynb #3a8e5c01
+_max_shared = 8  # the most different values sharing one hash that a set, or a dict's keys, built from a model's data may hold
+_members = contextvars.ContextVar('fncall_members')  # those of the set or dict being built now, by hash: ({hash: the first}, {hash: the others})
+
+def _member(x):
+    "After validator of a key of a dict (or a member of a set) built from a model's data: `x`, unless it is one value too many sharing its hash. Each such value is compared with all before it, so 50,000 of them took 12 s to put in a set. Only numbers of magnitude 2**61-1 and more (ints, Decimals, UUIDs) and tuples of numbers can be made to share one: strings' hashes are salted"
+    try: h = hash(x)
+    except TypeError: return x  # pydantic says why it can't be one
+    first, more = _members.get()
+    if (f := first.setdefault(h, x)) is x or f == x: return x
+    same = more.setdefault(h, [])
+    if not any(o == x for o in same):
+        if len(same) == _max_shared-1: raise ValueError(f'more than {_max_shared} different values share one hash, which makes a set of them slow to build')
+        same.append(x)
+    return x
+
+def _hashed(v, handler):
+    "Wrap validator of a dict with keys other than strings: the keys `_member` checks are counted apart from any other dict's"
+    tok = _members.set(({}, {}))
+    try: return handler(v)
+    finally: _members.reset(tok)
+
+def _spread(xs):
+    "List `xs`, to be made a set or a dict's keys, checked as `_member` checks members (at once where no two share a hash: the usual)"
+    try:
+        if len(xs) <= _max_shared or len(set(map(hash, xs))) == len(xs): return xs
+    except TypeError: return xs  # one can't be hashed: what builds the set says so
+    return _hashed(xs, lambda xs: [_member(x) for x in xs])
+
+def _unique(kind, xs):
+    "After validator of a set (`kind`: `set` or `frozenset`) validated as a list: the set of `xs`, checked by `_spread`"
+    try: return kind(_spread(xs))
+    except TypeError as e: raise ValueError(str(e)) from None  # a member that can't be hashed
+
+def _salted(t):
+    "Are values of annotation `t` hashed as strings are, with a salt no model can know: never many sharing a hash?"
+    o, args = get_origin(t), get_args(t)
+    if o is Annotated: return _salted(args[0])
+    if o is typing.Literal: return all(type(a) is str for a in args)
+    return t is str or isinstance(t, type) and issubclass(t, enum.Enum)  # an enum member hashes as its name
 
 # %% ../nbs/01_call.ipynb #9cae014e
 def _build(cls, h, td, v):
@@ -285,6 +331,10 @@ def _is_plain(t):
     "Is `t` a plain class built by calling its Python `__init__`?"
     return t.__module__ != 'builtins' and inspect.isfunction(getattr(t, '__init__', None)) and not issubclass(t, enum.Enum)
 
+def _built(t):
+    "Is class `t` built from the fields a model sends? A record or a plain class, but none whose constructor is the standard library's: `zipfile.ZipFile(file, mode='w')` would truncate a file while the arguments are checked. pydantic checks those as it knows them, else as instances"
+    return not _foreign(t) and (is_record(t) or _is_plain(t) and not _foreign(t.__init__))
+
 def _noalias(m):
     "Annotated metadata `m` without a pydantic alias: arguments are validated under their parameter names"
     if not (isinstance(m, FieldInfo) and m.alias): return m
@@ -306,11 +356,14 @@ def _lax(t, nested):
     if t in custom_types: return t if t in _native else Annotated[t, BeforeValidator(partial(_from_str, t))]
     if issubclass(base, (str, bytes, int, float, enum.Enum)): return t
     if o is None and is_typeddict(t): return Annotated[dict, BeforeValidator(partial(_build, t, _nested(t, nested), True))]  # built and checked by `_build`
-    if o is None and (is_record(t) or _is_plain(t)): return Annotated[t, BeforeValidator(partial(_build, t, _nested(t, nested), False))]
+    if o is None and _built(t): return Annotated[t, BeforeValidator(partial(_build, t, _nested(t, nested), False))]
     if issubclass(base, abc.Mapping):
-        return Annotated[dict[_lax(args[0], nested), _lax(args[1], nested)] if len(args) == 2 else t, BeforeValidator(_to_dict)]
-    if issubclass(base, (abc.Sequence, abc.Set)) and base.__module__ in ('builtins', 'collections.abc', 'typing'):
-        return Annotated[base[tuple(a if a is Ellipsis else _lax(a, nested) for a in args)] if args else t, BeforeValidator(_to_list)]
+        if len(args) != 2: return Annotated[t, BeforeValidator(_to_dict)]
+        if _salted(args[0]): return Annotated[dict[_lax(args[0], nested), _lax(args[1], nested)], BeforeValidator(_to_dict)]
+        return Annotated[dict[Annotated[_lax(args[0], nested), AfterValidator(_member)], _lax(args[1], nested)], BeforeValidator(_to_dict), WrapValidator(_hashed)]
+    if base.__module__ not in ('builtins', 'collections.abc', 'typing'): return t
+    if issubclass(base, abc.Set): return Annotated[list[_lax(args[0], nested) if args else Any], BeforeValidator(_to_list), AfterValidator(partial(_unique, frozenset if issubclass(base, frozenset) else set))]  # put in a set by `_unique`
+    if issubclass(base, abc.Sequence): return Annotated[base[tuple(a if a is Ellipsis else _lax(a, nested) for a in args)] if args else t, BeforeValidator(_to_list)]
     return t
 
 def _nested(cls, nested):
@@ -330,6 +383,7 @@ def _pure(t, seen, nan=False, json=False):
     if o is typing.Literal: return all(type(a) in (str, int, bool, type(None)) for a in args)
     if t is float: return not nan  # the repairs refuse 'nan'
     if t is Decimal: return False  # the repairs bound its digits
+    if t in (set, frozenset) or o in (set, frozenset) or o is dict and not _salted(args[0]): return False  # the repairs check what shares a hash (`_member`)
     if t in _scalars or t in _containers: return True
     if o in _containers: return all(a is Ellipsis or _pure(a, seen, nan, json) for a in args)
     if o is None and isinstance(t, type) and issubclass(t, enum.Enum): return True
@@ -759,12 +813,31 @@ def _tool(fc_name, ns):
 
 def _prepare(f, fc_name, fc_inputs):
     "Tool `f` as it is called, its validated arguments, and its `_Spec` (how to pass them); `fc_name`: what the model called it"
+    f, sp = _resolve(f, fc_name)
+    return f, _coerce(sp, fc_inputs), sp
+
+def _resolve(f, fc_name):
+    "Tool `f` as it is called, and its `_Spec`"
     if type(f) not in _plain:
         if not callable(f): raise NameError(f"Tool {_show(fc_name)} is not callable")
         f = _bound_call(f)
-    try: sp = _spec(f)
+    try: return f, _spec(f)
     except (ValueError, TypeError, SchemaError) as e: raise _CallError(f"tool {_show(_name(fc_name))} can't be called: its parameters can't be read ({_clip(str(e), 400)})") from None
-    return f, _coerce(sp, fc_inputs), sp
+
+def _call_checked(f, sp, fc_inputs): return _call(f, _coerce(sp, fc_inputs), sp)
+
+_LARGE = 65536  # arguments past this size (characters of JSON text, or strings' characters and items counted) are checked off the event loop
+
+def _small(v):
+    "Are arguments `v` small enough to check on the event loop? Found by a look of bounded cost"
+    todo, left = [v], _LARGE
+    while todo:
+        o = todo.pop()
+        if isinstance(o, (str, bytes, dict, list, tuple)):
+            if (left := left - len(o)) < 0: return False
+            if isinstance(o, dict): todo += o.values()
+            elif not isinstance(o, (str, bytes)): todo += o
+    return True
 
 def _bound_call(f):
     "Callable instance `f` as its class's `__call__` bound to it (found statically): the same call, and none of `f`'s attribute lookups run to describe it"
@@ -790,7 +863,7 @@ def _name(fc_name):
     if isinstance(fc_name, str): return fc_name
     return getattr(fc_name.func if isinstance(fc_name, partial) else fc_name, '__name__', None) or type(fc_name).__name__
 
-_own(_call, call_func)
+_own(_call, _call_checked, call_func)
 
 # %% ../nbs/01_call.ipynb #e868f55a
 _caller = contextvars.ContextVar('fncall_caller', default=())  # the stack of the code that handed out the tool calls now running: `python` finds its caller's namespace there

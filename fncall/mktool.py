@@ -9,6 +9,7 @@ __all__ = ['type_map', 'mk_tool', 'schema2sig', 'mk_param']
 
 # %% ../nbs/03_mktool.ipynb #89fd67b6
 import contextlib, datetime as dt, inspect
+from collections import abc
 from inspect import Parameter, Signature
 from types import NoneType
 from typing import Annotated, Any, Literal, Union
@@ -16,7 +17,7 @@ from typing_extensions import Required, TypedDict
 from pydantic import Field
 from pydantic_core import SchemaError, SchemaValidator, core_schema
 from .schema import custom_types, _formats as _schema_formats
-from .call import _py_nm, _show
+from .call import _py_nm, _show, _spread
 
 # %% ../nbs/03_mktool.ipynb #b10ed599
 def mk_tool(
@@ -92,7 +93,8 @@ def schema2sig(
 # %% ../nbs/03_mktool.ipynb #b7a11400
 def _sig(s):
     "(signature, Python name -> original name) for inlined parameters schema `s`"
-    props, req = s.get('properties', {}), s.get('required', [])
+    props, req = s.get('properties', {}), _required(s)
+    if not isinstance(props, dict): raise ValueError(f'its properties must be an object, got {_show(props)}')
     py2orig = _nm_map(props)
     params = [mk_param(orig, props[orig], req, pynm) for pynm,orig in py2orig.items()]
     return Signature(sorted(params, key=lambda p: p.kind)), py2orig
@@ -142,7 +144,7 @@ def _py_type(s):
 # %% ../nbs/03_mktool.ipynb #1740b727
 def _mk_type(s):
     if not isinstance(s, dict) or not s: return Any
-    if 'enum' in s: return Literal[tuple(s['enum'])]
+    if 'enum' in s: return Literal[tuple(_enum(s['enum']))]
     if 'const' in s: return Literal[s['const']]
     if (alts := s.get('anyOf') or s.get('oneOf')): return _union(map(_py_type, alts))
     if len(s.get('allOf', ())) == 1: return _py_type(s['allOf'][0])
@@ -163,12 +165,27 @@ def _mk_type(s):
 # %% ../nbs/03_mktool.ipynb #20855e25
 def _typed_dict(s):
     "A `TypedDict` for object schema `s`, named by its title, its fields in the schema's order"
-    req = set(s.get('required', []))
+    req = _required(s)
     fields = {k: _annotate(_py_type(v), _meta(v, keep_default=True)) for k,v in s['properties'].items()}
     fields = {k: Required[t] if k in req else t for k,t in fields.items()}
     td = TypedDict(_py_nm(s.get('title', 'Object')), fields, total=False)
     td.__doc__ = s.get('description')
     return td
+
+# %% ../nbs/03_mktool.ipynb #7e3c0a51
+def _required(s):
+    "The names object schema `s` requires, as a set"
+    r = s.get('required', [])
+    if not (_is_list(r) and all(isinstance(o, str) for o in r)): raise ValueError(f'required must be a list of names, got {_show(r)}')
+    return set(r)
+
+def _is_list(o): return isinstance(o, abc.Sequence) and not isinstance(o, (str, bytes))  # a list, or a tuple or fastcore's `L` made from one
+
+def _enum(vs):
+    "The values of an `enum`, unless more than a few share a hash (see `fncall.call._member`): a `Literal` of 50,000 such ints took 30 s to make"
+    if not _is_list(vs): raise ValueError(f'enum must be a list, got {_show(vs)}')
+    try: return _spread(list(vs))
+    except ValueError as e: raise ValueError(f'enum: {e}') from None
 
 # %% ../nbs/03_mktool.ipynb #66a7d5d2
 _field_kw = dict(minimum='ge', maximum='le', exclusiveMinimum='gt', exclusiveMaximum='lt', multipleOf='multiple_of',

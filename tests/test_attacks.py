@@ -502,3 +502,100 @@ def test_31_redos_pattern():
     assert r.startswith("Error: invalid arguments") and "t: string should match pattern '^(a+)+$'" in r and '\ns:' not in r, r
     assert bounded(lambda: asyncio.run(call_func_async(f, {'s': 'a' * 40 + '!'})), 5) == {'s': 'a' * 40 + '!'}  # left to the server
     assert get_schema(f, pname='inputSchema')['inputSchema']['properties']['s']['pattern'] == '^(?=.)(a+)+$'
+
+# Red team after issue 31, 6: a partial's subclass calls its own `__call__`, not the function it holds
+class _Hooked(partial): __call__ = os.system
+class _HookedSt(staticmethod): __call__ = os.system
+class _MyHook(partial):
+    def __call__(self, *a, **kw): return 'mine'
+def echo(command:str)->str: "Echo"; return command
+
+def test_rt6_wrapper_subclass_call(tmp_path):
+    class Svc:
+        echo, hook = _Hooked(echo), _MyHook(echo)
+        def __init__(self): self.st = _HookedSt(echo)
+    for nm in ('echo', 'st'):
+        r = call_func(f'svc.{nm}', {'command': f'touch {tmp_path}/pwned'}, ns={'svc': Svc()}, raise_on_err=False)
+        assert r == f"Error: Tool 'svc.{nm}' is not allowed: '{nm}' calls a built-in (system)", r
+    assert not list(tmp_path.iterdir())
+    assert call_func('svc.hook', {'command': 'x'}, ns={'svc': Svc()}) == 'mine'  # a subclass's own Python `__call__` is yours
+
+# 7: values a model chose to share one hash made building a set or a dict quadratic (50,000 ints: 12 s, on the event loop)
+M = 2**61 - 1
+def tag(ids:set[int])->int: "Tag"; return len(ids)
+def frozen(ids:frozenset[int])->str: "Frozen"; return type(ids).__name__
+def score(weights:dict[int, float])->int: "Score"; return len(weights)
+def configure(options:dict)->int: "Set"; return len(options)
+def pairs(ps:set[tuple[int, int]])->int: "Pairs"; return len(ps)
+def ids(us:set[uuid.UUID])->int: "Ids"; return len(us)
+
+BAD = [k*M for k in range(100_000)]
+@pytest.mark.parametrize('f,args', [(tag, {'ids': BAD}), (tag, json.dumps({'ids': BAD})), (frozen, {'ids': BAD}), (score, {'weights': {str(k): 1.0 for k in BAD}}),
+                                    (configure, {'options': [{'key': k, 'value': 0} for k in BAD]}), (ids, {'us': [str(uuid.UUID(int=k)) for k in BAD]}),
+                                    (tag, {'ids': [-1, -2] * 50_000 + BAD[:9]})])
+def test_rt7_shared_hashes_refused(f, args):
+    r = bounded(lambda: call_func(f, args, raise_on_err=False), 5)  # before: 12 s for half as many
+    assert r.startswith(f"Error: invalid arguments for tool '{f.__name__}'") and 'more than 8 different values share one hash' in r, r[:300]
+    assert bounded(lambda: asyncio.run(call_func_async(f, args, raise_on_err=False)), 5).startswith('Error: invalid arguments')
+
+def test_rt7_work_is_linear():
+    "Values that share a hash are each compared with at most 8 others: the work grows with their number, not its square"
+    class Same:
+        eqs = 0
+        def __init__(self, i): self.i = i
+        def __hash__(self): return 1
+        def __eq__(self, o): Same.eqs += 1; return self.i == o.i
+    for n in (1000, 4000):
+        Same.eqs = 0
+        with pytest.raises(ValueError, match='more than 8 different values share one hash'): fncall.call._spread([Same(i) for i in range(n)])
+        assert Same.eqs <= 8*n, (n, Same.eqs)
+    Same.eqs = 0
+    assert len(fncall.call._spread([Same(i % 8) for i in range(4000)])) == 4000 and Same.eqs <= 8*4000  # eight values, many times: fine
+
+def test_rt7_sets_and_dicts_still_work():
+    assert call_func(tag, {'ids': list(range(100_000)) + [-1, -2] * 1000}) == 100_002
+    assert call_func(frozen, {'ids': [1, 2]}) == 'frozenset' and call_func(tag, {'ids': '[1, 1, "2"]'}) == 2
+    assert call_func(score, {'weights': {str(k): 1 for k in BAD[:8]} | {'1': 2}}) == 9
+    assert call_func(configure, {'options': [{'key': 'a', 'value': 1}, {'key': 2, 'value': 3}]}) == 2
+    assert call_func(pairs, {'ps': [[1, 2], [1, 2], [3, 4]]}) == 2 and call_func(ids, {'us': [str(uuid.UUID(int=1))] * 3}) == 1
+    def few(xs:Annotated[set[int], Field(max_length=2)])->int: "Few"; return len(xs)
+    assert call_func(few, {'xs': [1, 1, 2]}) == 2 and 'at most 2 items' in call_func(few, {'xs': [1, 2, 3]}, raise_on_err=False)
+    r = call_func(tag, {'ids': [[1], 2]}, raise_on_err=False)
+    assert r.startswith("Error: invalid arguments for tool 'tag':\nids.0: expected integer"), r
+    assert call_func(configure, {'options': [{'key': [1], 'value': 0}]}, raise_on_err=False).startswith("Error: invalid arguments for tool 'configure':\noptions: expected object")
+
+seen_on = []
+@dataclass
+class Probe:
+    x: int
+    def __post_init__(self): seen_on.append(threading.current_thread())
+def sync_probe(p:Probe, pad:list[str]=[])->int: "Probe"; return p.x
+async def async_probe(p:Probe, pad:list[str]=[])->int: "Probe"; return p.x
+
+@pytest.mark.parametrize('f,big,off', [(sync_probe, False, True), (sync_probe, True, True), (async_probe, False, False), (async_probe, True, True)])
+def test_rt7_large_arguments_checked_off_the_loop(f, big, off):
+    "A sync tool's arguments are checked in its worker thread; an async tool's on the loop, unless they are large"
+    async def go(): return threading.current_thread(), await call_func_async(f, {'p': {'x': 1}, 'pad': ['x' * 100] * (1000 if big else 1)})
+    seen_on.clear()
+    loop_thread, r = asyncio.run(go())
+    assert r == 1 and len(seen_on) == 1 and (seen_on[0] is not loop_thread) == off, seen_on
+
+# 9: a standard-library class is never built from the model's arguments (ZipFile(file, mode='w') truncated the file while they were checked)
+import zipfile, ipaddress
+def count_entries(archive:zipfile.ZipFile)->int: "Count"; return len(archive.namelist())
+def log_to(h:logging.FileHandler)->str: "Log"; return 'ok'
+class MyZip(zipfile.ZipFile): "A class of mine whose constructor is the standard library's"
+def my_zip(z:MyZip)->int: "Mine"; return 0
+def addr(a:ipaddress.IPv4Address)->str: "An address"; return str(a)
+
+@pytest.mark.parametrize('f,args', [(count_entries, lambda p: {'archive': {'file': p, 'mode': 'w'}}), (log_to, lambda p: {'h': {'filename': p, 'mode': 'w'}}),
+                                    (my_zip, lambda p: {'z': {'file': p, 'mode': 'w'}})])
+def test_rt9_stdlib_class_not_built(f, args, tmp_path):
+    (p := tmp_path/'victim.txt').write_text('precious')
+    r = call_func(f, args(str(p)), raise_on_err=False)
+    assert r.startswith(f"Error: invalid arguments for tool '{f.__name__}':\n") and ': expected ' in r, r
+    assert p.read_text() == 'precious'
+
+def test_rt9_stdlib_types_pydantic_knows():
+    assert call_func(addr, {'a': '10.0.0.1'}) == '10.0.0.1'
+    assert call_func(addr, {'a': {'address': '10.0.0.1'}}, raise_on_err=False).startswith("Error: invalid arguments for tool 'addr'")
