@@ -14,7 +14,7 @@ def processed(dest):
     files = subprocess.run(['git', 'ls-files', '-co', '--exclude-standard'], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     for f in files:
         if (ROOT/f).is_file(): (dest/f).parent.mkdir(parents=True, exist_ok=True); shutil.copy2(ROOT/f, dest/f)
-    subprocess.run([str(Path(sys.executable).parent/'nbdev-proc-nbs'), '--force'], cwd=dest, capture_output=True, text=True, check=True)
+    subprocess.run([str(Path(sys.executable).parent/'nbdev-proc-nbs')], cwd=dest, capture_output=True, text=True, check=True)
     pages = {}
     for p in sorted((dest/'_proc').glob('*.ipynb')):
         cells = json.loads(p.read_text())['cells']
