@@ -10,11 +10,12 @@ __all__ = ['LATER', 'LoopResult', 'LoopLimit', 'ToolEvent', 'TextDelta', 'Hidden
 # %% ../nbs/09_loop.ipynb #3c525e97
 import concurrent.futures, contextlib, contextvars, copy, functools, inspect, json, re, sys, time, typing
 from dataclasses import dataclass, field, fields, is_dataclass
+from collections.abc import Callable
 from typing import Annotated
 from fastcore.basics import patch
 from fastcore.meta import delegates
 from .call import _dispatch, _is_async
-from .parse import ToolCall
+from .parse import ToolCall, ToolCallParser
 from .tools import FunctionTool, FunctionRegistry, _outcome, _reply, _sync, _text
 
 # %% ../nbs/09_loop.ipynb #db8fdaed
@@ -23,16 +24,16 @@ def loop(self:FunctionRegistry,
          client, # An Anthropic, OpenAI or google-genai client (or its `messages`, `chat.completions`, `responses`, `models`); or a callable turning messages into text
          messages, # The conversation so far: a prompt, or a list of messages in the provider's shape
          max_steps:int=10, # Most model calls; reaching it raises `LoopLimit`
-         approve=None, # `approve(name, args)` before each call: True runs it; `LATER` pauses the run; False, None or a reason (text) refuses it
+         approve:Callable|None=None, # `approve(name, args)` before each call: True runs it; `LATER` pauses the run; False, None or a reason (text) refuses it
          approvals:dict|None=None, # Resuming a paused run: the decisions `approve` left for later, by call id (or position in `pending`)
          hidden:dict|None=None, # Values of parameters the loop fills itself, by name: out of the schema, never taken from the model
-         output=None, # A pydantic model or dataclass the final answer must fit (the model gives it with a `final_answer` tool)
+         output:type|None=None, # A pydantic model or dataclass the final answer must fit (the model gives it with a `final_answer` tool)
          max_retries:int=1, # Final answers that may fail validation before `LoopLimit`
          stop_at=(), # Names of tools whose result ends the run, as its `output`
-         on_event=None, # `on_event(ToolEvent)` as each call starts, ends or is refused
+         on_event:Callable|None=None, # `on_event(ToolEvent)` as each call starts, ends or is refused
          timeout:float|None=None, # Seconds each tool call may take
          prompt_style:str='json', # For a callable: the tools prompt's style, 'json' or 'python'
-         parser=None, # For a callable: the `ToolCallParser` reading its calls
+         parser:ToolCallParser|None=None, # For a callable: the `ToolCallParser` reading its calls
          stream:bool=False, # Ask for the answer streamed (the SDKs' stream helpers); the result is the same
          **kwargs, # Passed to the client's create call: `model`, `max_tokens`, `system`, `config`, ...
         ):
@@ -47,11 +48,11 @@ class LoopResult:
     response:object # The provider's last response (SDK object), or the text a callable returned
     messages:list # Every message: what you passed, then each assistant turn and the results sent back
     text:str # The text of the last response
+    step_usage:list # Tokens used by each step
+    pending:list # Calls `approve` left for later (`ToolCall`s): the run is paused
     output:object=None # The final answer as an `output` instance, or the result of a `stop_at` tool
     steps:int=0 # Model calls made
-    usage:'Usage'=None # Tokens used, summed over the steps
-    step_usage:list=field(default_factory=list) # Tokens used by each step
-    pending:list=field(default_factory=list) # Calls `approve` left for later (`ToolCall`s): the run is paused
+    usage:'Usage|None'=None # Tokens used, summed over the steps
     refused:bool=False # Did the model refuse (its turn is not in `messages`, and none of its calls ran)?
     def __repr__(self):
         extra = f", pending={len(self.pending)}" if self.pending else ", refused=True" if self.refused else ''
@@ -409,8 +410,8 @@ class _Loop:
     async def events(self, messages):
         "This run's `TextDelta`s and `ToolEvent`s as they happen (only when `streamed`), then its `LoopResult`"
         msgs, kw, fails, r, calls, self.usage = self.api.start(messages, self.reg, self.style, self.parser), self.kwargs, 0, None, [], []
-        res = lambda **k: LoopResult(r, msgs, '' if r is None else self.api.text(r), steps=len(self.usage), usage=sum(self.usage, Usage()),
-                                     step_usage=list(self.usage), **k)
+        res = lambda pending=(), **k: LoopResult(r, msgs, '' if r is None else self.api.text(r), list(self.usage), list(pending), steps=len(self.usage),
+                                                 usage=sum(self.usage, Usage()), **k)
         turn = self._waiting(msgs)  # a paused run's calls, or a conversation ending with calls that have no results yet
         while True:
             if turn is None:  # the model's turn

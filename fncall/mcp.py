@@ -9,6 +9,7 @@ __all__ = ['mcp_server', 'tool_info', 'serve', 'mcp_tools']
 
 # %% ../nbs/08_mcp.ipynb #3ac156a8
 import argparse, contextlib, contextvars, functools, gc, hashlib, hmac, importlib, importlib.util, inspect, io, ipaddress, json, math, os, shlex, socket, sys, threading, time, urllib.parse
+from collections.abc import Callable
 from . import __version__
 from .schema import get_schema
 from .call import mk_ns, _attempt
@@ -20,7 +21,7 @@ from .providers import tool_schema
 def mcp_server(
     ns, # Namespace of tools: see `mk_ns`
     name:str='fncall', # The server's name, as clients show it
-    python=None, # Makes each session's `python` tool runner (a `Sandbox`, or anything with `run(code)->RunResult`); None: no python tool
+    python:Callable|None=None, # Makes each session's `python` tool runner (a `Sandbox`, or anything with `run(code)->RunResult`); None: no python tool
     version:str=__version__, # The version clients see in `serverInfo`
     progress_every:float=1., # Seconds between progress notifications while a call runs (when the client asks for them)
     max_sandboxes:int|None=None, # Most python runners alive at once, over all clients (None: no limit); a call that needs one more is refused
@@ -281,9 +282,9 @@ def tool_info(
 def serve(
     ns, # Namespace of tools: see `mk_ns`
     name:str='fncall', # The server's name
-    python=None, # Makes each client's python tool runner (see `mcp_server`); None: no python tool
+    python:Callable|None=None, # Makes each client's python tool runner (see `mcp_server`); None: no python tool
     http:str|None=None, # `[HOST:]PORT` to serve over Streamable HTTP; None: stdio
-    token=None, # What HTTP requests must carry as `Authorization: Bearer ...`: a token, a dict of token -> user, or an `mcp` `TokenVerifier` (None: `$FNCALL_TOKEN_FILE` or `$FNCALL_TOKEN`; needed beyond this machine)
+    token:str|dict[str, str]|object|None=None, # What HTTP requests must carry as `Authorization: Bearer ...`: a token, a dict of token -> user, or an `mcp` `TokenVerifier` (None: `$FNCALL_TOKEN_FILE` or `$FNCALL_TOKEN`; needed beyond this machine)
     stateless:bool=False, # Serve HTTP without sessions (the SDK's `stateless_http`): any replica answers any request; nothing persists between python calls
     max_sandboxes:int=16, # Most python runners alive at once over HTTP, over all sessions and sessionless requests
     idle_timeout:float=1800, # Seconds after its last python call that an HTTP session's runner is closed (and, once it sends nothing, the session)
@@ -311,7 +312,7 @@ def serve(
 async def mcp_tools(
     session, # An initialised `mcp.ClientSession` or `mcp.Client`
     timeout:float|None=None, # Seconds each call may take (then the server is told to cancel it and `TimeoutError` is raised)
-    progress=None, # Called as `progress(progress, total, message)` for each progress notification of a call
+    progress:Callable|None=None, # Called as `progress(progress, total, message)` for each progress notification of a call
 )->list: # One async function per tool
     "The tools of MCP `session` as Python functions"
     async def dispatch(name, /, **kwargs):  # positional-only: a tool may have a parameter called `name`
@@ -393,7 +394,7 @@ def _bare(t):
     return isinstance(s, dict) and str(s.get('title')).endswith('Output') and list(s.get('properties') or ()) == ['result'] and s.get('required') == ['result']
 
 # %% ../nbs/08_mcp.ipynb #a0b17bf9
-def main(argv=None, # The arguments (default: `sys.argv[1:]`)
+def main(argv:list[str]|None=None, # The arguments (default: `sys.argv[1:]`)
         ):
     "The `fncall` command"
     args = _parser().parse_args(argv)

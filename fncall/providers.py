@@ -8,7 +8,7 @@ Docs: https://fncall.github.io/fncall/providers.html.md"""
 __all__ = ['tool_schema', 'strict_schema', 'check_schema']
 
 # %% ../nbs/04_providers.ipynb #d59e08b1
-import itertools, json, math, re
+import functools, itertools, json, math, re
 from pydantic_core import to_jsonable_python
 from .schema import get_schema, _derived
 from .call import _py_nm
@@ -23,7 +23,41 @@ def tool_schema(
     if provider not in _envelopes: raise ValueError(f"Unknown provider {provider!r}: expected one of {', '.join(_envelopes)}")
     if strict and provider in ('gemini', 'mcp'): raise ValueError(f"{provider} has no strict mode: strict=True is for anthropic, openai and responses")
     if isinstance(f, dict): return _tool(f, provider, strict)
-    return _derived(f, ('tool_schema', provider, strict), lambda s: _tool(s, provider, strict))  # cached with `f`'s schema
+    nm = type(f).__name__ if not hasattr(f, '__name__') and not isinstance(f, functools.partial) else None  # a callable object: named after its class
+    return _derived(f, ('tool_schema', provider, strict), lambda s: _tool(s | {'name': nm} if nm else s, provider, strict))  # cached with `f`'s schema
+
+# %% ../nbs/04_providers.ipynb #5716aa1e
+def strict_schema(
+    schema:dict, # A JSON schema of a tool's parameters, as `get_schema` makes it
+)->dict: # The same parameters in OpenAI strict mode
+    "OpenAI strict-mode version of `schema`: closed objects, all properties required, defaults as null"
+    s = _read(schema)
+    if (bad := _not_schemas(s)): raise ValueError('\n'.join(bad))
+    return _strict(_as_params(_no_empty(_jsonable(s))))
+
+# %% ../nbs/04_providers.ipynb #fe1dea69
+def check_schema(
+    tool:dict, # A tool in `provider`'s format
+    provider:str, # anthropic, openai, responses, gemini or mcp
+)->list: # What the provider would reject, one line each (empty if nothing)
+    "Problems `provider` would reject `tool` for"
+    if provider not in _name_res: raise ValueError(f"Unknown provider {provider!r}: expected one of {', '.join(_name_res)}")
+    if not isinstance(tool, dict): return [f"the tool must be a JSON object, not {type(tool).__name__}"]
+    if provider == 'openai' and not isinstance(tool.get('function'), dict): return ["openai tools hold their name and parameters in a 'function' object"]
+    nm, ps, strict = _tool_parts(tool, provider)
+    res = [] if isinstance(nm, str) and re.fullmatch(_name_res[provider], nm) else [
+        f"name {nm!r} is not allowed: {provider} tool names match {_name_res[provider]}"]
+    if (e := _not_json(tool)): res.append(e)
+    if ps is None: return res + (["the tool has no parameters schema"] if provider in ('anthropic', 'mcp') else [])
+    if not isinstance(ps, dict): return res + [f"parameters: must be a JSON schema object, not {type(ps).__name__}"]
+    if ps.get('type') != 'object': res.append("parameters: the root must be an object schema (type: object)")
+    rules = _rules[('openai' if provider == 'responses' else provider) + ('_strict' if strict else '')]
+    for p,s in _walk(ps, 'parameters'): res += _node_problems(p, s, ps, rules)
+    if provider == 'gemini': res += [f"parameters: parameter name {n!r} is not allowed: Gemini parameter names match {_gem_param_re}"
+                                     for n in _props(ps) if not re.fullmatch(_gem_param_re, n)]
+    if rules.get('limits'): res += _limits(ps)
+    if rules.get('no_recursion') and _depth(ps, ps)[1]: res.append("parameters: recursive schemas are not supported in strict mode")
+    return res
 
 # %% ../nbs/04_providers.ipynb #c5fd10f0
 def _tool(s, provider, strict):
@@ -63,15 +97,6 @@ def _few_items(s):
     "`s` with `minItems` above 1 (which Anthropic's strict mode rejects) described in words"
     s = _map_kids(s, _few_items)
     return _note(s, _phrase('minItems', s.pop('minItems'))) if s.get('minItems', 0) > 1 else s
-
-# %% ../nbs/04_providers.ipynb #5716aa1e
-def strict_schema(
-    schema:dict, # A JSON schema of a tool's parameters, as `get_schema` makes it
-)->dict: # The same parameters in OpenAI strict mode
-    "OpenAI strict-mode version of `schema`: closed objects, all properties required, defaults as null"
-    s = _read(schema)
-    if (bad := _not_schemas(s)): raise ValueError('\n'.join(bad))
-    return _strict(_as_params(_no_empty(_jsonable(s))))
 
 # %% ../nbs/04_providers.ipynb #c6b06117
 _oai_ok = {'type', 'properties', 'required', 'additionalProperties', 'items', 'anyOf', 'enum', 'const', '$ref', '$defs',
@@ -242,30 +267,6 @@ def _gem_names(s):
     if not new: return s
     return s | {'properties': {new.get(n, n): p for n,p in s['properties'].items()}} | (
         {'required': [new.get(n, n) for n in s['required']]} if 'required' in s else {})
-
-# %% ../nbs/04_providers.ipynb #fe1dea69
-def check_schema(
-    tool:dict, # A tool in `provider`'s format
-    provider:str, # anthropic, openai, responses, gemini or mcp
-)->list: # What the provider would reject, one line each (empty if nothing)
-    "Problems `provider` would reject `tool` for"
-    if provider not in _name_res: raise ValueError(f"Unknown provider {provider!r}: expected one of {', '.join(_name_res)}")
-    if not isinstance(tool, dict): return [f"the tool must be a JSON object, not {type(tool).__name__}"]
-    if provider == 'openai' and not isinstance(tool.get('function'), dict): return ["openai tools hold their name and parameters in a 'function' object"]
-    nm, ps, strict = _tool_parts(tool, provider)
-    res = [] if isinstance(nm, str) and re.fullmatch(_name_res[provider], nm) else [
-        f"name {nm!r} is not allowed: {provider} tool names match {_name_res[provider]}"]
-    if (e := _not_json(tool)): res.append(e)
-    if ps is None: return res + (["the tool has no parameters schema"] if provider in ('anthropic', 'mcp') else [])
-    if not isinstance(ps, dict): return res + [f"parameters: must be a JSON schema object, not {type(ps).__name__}"]
-    if ps.get('type') != 'object': res.append("parameters: the root must be an object schema (type: object)")
-    rules = _rules[('openai' if provider == 'responses' else provider) + ('_strict' if strict else '')]
-    for p,s in _walk(ps, 'parameters'): res += _node_problems(p, s, ps, rules)
-    if provider == 'gemini': res += [f"parameters: parameter name {n!r} is not allowed: Gemini parameter names match {_gem_param_re}"
-                                     for n in _props(ps) if not re.fullmatch(_gem_param_re, n)]
-    if rules.get('limits'): res += _limits(ps)
-    if rules.get('no_recursion') and _depth(ps, ps)[1]: res.append("parameters: recursive schemas are not supported in strict mode")
-    return res
 
 # %% ../nbs/04_providers.ipynb #1dae3f83
 _rules = dict(

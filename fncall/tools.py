@@ -9,6 +9,7 @@ __all__ = ['FunctionTool', 'Retry', 'FunctionRegistry', 'Media']
 
 # %% ../nbs/07_tools.ipynb #13a966c3
 import base64, concurrent.futures, contextvars, functools, inspect, json, mimetypes, sys, typing
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from fastcore.basics import patch
@@ -127,7 +128,7 @@ def _unbound(f):
 class FunctionRegistry:
     "Tools registered by decorator, in every provider's format; runs the tool calls in a model's response"
     def __init__(self,
-                 on_error=None): # `on_error(name, exception)`: the text the model reads when a tool raises (default: its type and message)
+                 on_error:Callable[[str, Exception], str]|None=None): # `on_error(name, exception)`: the text the model reads when a tool raises (default: its type and message)
         self.tools, self.on_error = {}, on_error
 
     def add(self,
@@ -176,7 +177,7 @@ async def arun(self:FunctionRegistry,
                response, # A provider response (SDK object or dict), or text the model wrote
                context:dict|None=None, # Variables python-style calls in text may use as arguments
                timeout:float|None=None, # Seconds each call may take
-               parser=None, # For text: the `ToolCallParser` that reads its calls (default: one with the default marker)
+               parser:ToolCallParser|None=None, # For text: the `ToolCallParser` that reads its calls (default: one with the default marker)
               )->list: # Messages for the next turn
     "Run the tool calls in `response` concurrently; the provider's next-turn messages carrying the results"
     import asyncio
@@ -189,7 +190,7 @@ def run(self:FunctionRegistry,
         response, # A provider response (SDK object or dict), or text the model wrote
         context:dict|None=None, # Variables python-style calls in text may use as arguments
         timeout:float|None=None, # Seconds each call may take
-        parser=None, # For text: the `ToolCallParser` that reads its calls (default: one with the default marker)
+        parser:ToolCallParser|None=None, # For text: the `ToolCallParser` that reads its calls (default: one with the default marker)
        )->list: # Messages for the next turn
     "Run the tool calls in `response` concurrently; the provider's next-turn messages carrying the results"
     return _sync(self.arun(response, context, timeout, parser))

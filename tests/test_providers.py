@@ -505,3 +505,84 @@ def test_check_schema_lines():
     eq(len(gem({'a': {'type': 'string'}}, '1f')), 1)
     inf = check_schema({'name': 'f', 'input_schema': {'type': 'object', 'properties': {'a': {'default': float('inf')}}}}, 'anthropic')
     eq(len(inf), 1); assert inf[0].startswith('the tool is not JSON: Out of range float values'), inf
+
+# Moved from nbs/04_providers.ipynb (the page keeps an example and a check or two a section), with the page's tools
+from fncall.call import coerce_inputs
+
+def weather(
+    city:str, # City name
+    unit:Literal['C', 'F']='C', # Temperature unit
+    days:int=1, # Days of forecast
+)->str: # The forecast
+    "Get the weather forecast"
+    return f'{city}: sunny'
+
+def test_page_every_provider():
+    eq(tool_schema(weather, 'mcp')['inputSchema'], get_schema(weather)['input_schema'])
+    eq(tool_schema(get_schema(weather), 'responses')['strict'], False)
+    eq(tool_schema(weather, 'anthropic', strict=True)['input_schema']['required'], ['city'])
+    eq(tool_schema(weather, 'gemini')['parameters']['properties']['unit']['enum'], ['C', 'F'])
+    fail(lambda: tool_schema(weather, 'gemini', strict=True), contains='gemini has no strict mode')
+    fail(lambda: tool_schema(get_schema(weather, name='get.weather'), 'openai'), contains="name 'get.weather' is not allowed")
+    fail(lambda: tool_schema({'description': 'no name'}), contains="A tool schema needs a 'name' string")
+    fail(lambda: tool_schema({'name': 'f', 'parameters': {'type': 'object', 'properties': {'a': 'int'}}}, 'gemini'),
+         contains="Tool 'f': parameters.properties.a: a schema must be a JSON object, not 'int'")
+
+def test_page_no_parameters():
+    def now()->str: "Current time"
+    class Clock:
+        "A clock"
+        def __init__(self): pass
+    params = lambda t: t['function']['parameters'] if 'function' in t else t.get('parameters', t.get('input_schema'))
+    for f in (now, Clock):
+        for p in ('anthropic', 'openai', 'responses'): eq(params(tool_schema(f, p, strict=True))['properties'], {})
+        assert 'parameters' not in tool_schema(f, 'gemini')
+
+def test_page_defaults_as_json():
+    def policy(mode:Annotated[str, Field(alias='approval-policy')]='ask', limit:float=float('inf'), raw:bytes=b'\xff'): "Set the policy"
+    eq(list(tool_schema(policy, 'gemini')['parameters']['properties']), ['approval_policy', 'limit', 'raw'])
+    eq(list(tool_schema(policy)['input_schema']['properties']), ['approval-policy', 'limit', 'raw'])
+    assert 'default' not in tool_schema(policy)['input_schema']['properties']['limit']  # get_schema leaves out defaults JSON can't hold
+    eq(coerce_inputs(policy, {'approval_policy': 'never'}), {'mode': 'never'})  # the name Gemini sends reaches the parameter
+    eq(tool_schema(policy, 'openai', strict=True)['function']['parameters']['properties']['raw']['description'], 'null: leave out (format: bytes)')
+    for p,st in [('anthropic', False), ('anthropic', True), ('openai', True), ('gemini', False), ('mcp', False)]: json.dumps(tool_schema(policy, p, st), allow_nan=False)
+
+@dataclass
+class Item:
+    "A line of an order"
+    name:str # What
+    qty:int=1 # How many
+
+def test_page_strict_order():
+    def order(
+        items:list[Item], # What to order
+        notes:dict[str, str]=None, # Notes by recipient
+        slot:tuple[int, int]=(9, 0), # Delivery time: hour, minute
+        rush:bool=False, # Deliver today?
+    ):
+        "Place an order"
+        return items, notes, slot, rush
+    ss = strict_schema(get_schema(order)['input_schema'])
+    eq(ss['required'], ['items', 'notes', 'slot', 'rush'])
+    eq(ss['additionalProperties'], False)
+    eq(ss['properties']['rush'], {'description': 'Deliver today? (default: false; null: use the default)', 'type': ['boolean', 'null']})
+    eq(ss['$defs']['Item']['properties']['qty']['type'], ['integer', 'null'])
+    eq(ss['properties']['slot']['minItems'], 2)
+    assert 'prefixItems' not in ss['properties']['slot']
+    eq(ss['properties']['notes']['items']['required'], ['key', 'value'])
+    eq(strict_schema({'type': 'object', 'properties': {'c': {'type': 'string', 'enum': ['a', 'b'], 'default': 'a'}}})['properties']['c']['enum'], ['a', 'b', None])
+    fail(lambda: strict_schema({'type': 'object', 'properties': {'a': 'int'}}), contains="parameters.properties.a: a schema must be a JSON object, not 'int'")
+
+def test_page_strict_optional():
+    def pick(u:int|None=None): "Pick one"
+    eq(strict_schema(get_schema(pick)['input_schema'])['properties']['u']['anyOf'], [{'type': 'integer'}, {'type': 'null'}])
+    opt = {'type': 'object', 'properties': {'u': {'default': None, 'anyOf': [{'$ref': '#/$defs/Item'}, {'type': 'null'}]}}}
+    eq(strict_schema(opt)['properties']['u']['anyOf'], [{'$ref': '#/$defs/Item'}, {'type': 'null'}])
+    eq(strict_schema({'type': 'object', 'properties': {'l': {'default': None, 'enum': [1, None]}}})['properties']['l']['enum'], [1, None])
+
+def test_page_check_schema():
+    eq(check_schema({'type': 'function', 'function': {'name': 'f', 'parameters': {'type': 'object', 'properties': {}}}}, 'openai'), [])
+    eq(check_schema({'type': 'function', 'function': {'name': 'f', 'strict': True, 'parameters': {'type': 'object', 'properties': {'a': {'type': 'string', 'minLength': 1}}}}}, 'openai'),
+       ['parameters: objects must set additionalProperties to false', 'parameters: every property must be required, not a',
+        "parameters.properties.a: 'minLength' is not supported"])
+    fail(lambda: check_schema({}, 'bard'), contains="Unknown provider 'bard'")

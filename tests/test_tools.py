@@ -439,3 +439,69 @@ def test_mcp_image_content_as_provider_blocks():
     assert ant == [{'type': 'text', 'text': 'the screen'}, {'type': 'image', 'source': {'type': 'base64', 'media_type': 'image/png', 'data': 'iVBORw0KGgo='}}]
     out = reg.run({'output': [{'type': 'function_call', 'call_id': 'c', 'name': 'shot', 'arguments': '{}'}]})[0]['output']
     assert out[1] == {'type': 'input_image', 'image_url': 'data:image/png;base64,iVBORw0KGgo='}
+
+# Moved from nbs/07_tools.ipynb (the page keeps one example and a few checks a behaviour); the tools as the page defines them
+import base64, time
+from fastcore.test import test_eq as eq, test_fail as fails  # renamed: pytest would collect test_*
+from fncall.tools import FunctionTool, Media, Retry, _parts
+
+def page_reg():
+    "The page's registry: `get_weather` and `divide`"
+    def get_weather(location:str, unit:str="celsius")->str: "Get the weather for a location"; return f"Weather in {location}: 25°C, sunny"
+    def divide(a:float, b:float)->float: "Divide a by b"; return a / b
+    r = FunctionRegistry()
+    r.add(get_weather); r.add(divide)
+    return r
+
+def test_timeout_is_the_waits_not_the_tools():
+    "A `TimeoutError` the tool raises is its own error; only the wait running out is a timeout"
+    def db()->str: "Query the database"; raise TimeoutError("database connection timed out (host db1)")
+    async def adb()->str: "Query the database"; raise TimeoutError("database connection timed out (host db1)")
+    for f in (db, adb):
+        eq(FunctionTool(f).run({}, timeout=30), f"Error: tool '{f.__name__}' raised TimeoutError: database connection timed out (host db1)")
+    def slow()->str: "Take a while"; time.sleep(0.5); return 'done'
+    eq(FunctionTool(slow).run({}, timeout=0.05), "Error: tool 'slow' timed out after 0.05 s")
+    eq(FunctionTool(slow).run({}, timeout=5), 'done')
+
+def test_what_a_failing_tool_says():
+    def book(day:str)->str:
+        "Book a table"
+        if day == 'Monday': raise Retry("We are closed on Mondays: pick another day.")
+        return f"Booked for {day}"
+    eq(FunctionTool(book).run({'day': 'Monday'}), 'We are closed on Mondays: pick another day.')
+    class Mute(Exception):
+        def __str__(self): raise RuntimeError('no')
+    def mute(): "Fail badly"; raise Mute()
+    eq(FunctionTool(mute).run({}), "Error: tool 'mute' raised Mute, whose message can't be shown")
+    eq(FunctionTool(lambda: 1/0, 'Fail', 'f').run({}), "Error: tool 'f' raised ZeroDivisionError: division by zero")
+
+def test_on_error_is_for_the_tools_exceptions_only():
+    def divide(a:float, b:float)->float: "Divide a by b"; return a / b
+    quiet = FunctionRegistry(on_error=lambda name, e: f"{name} is out of order; don't call it again.")
+    quiet.add(divide)
+    call = lambda args: quiet.run({'role': 'assistant', 'content': [{'type': 'tool_use', 'id': 't', 'name': 'divide', 'input': args}]})[0]['content'][0]['content']
+    eq(call({'a': 1, 'b': 0}), "divide is out of order; don't call it again.")
+    eq(call({'a': 1}), "Error: invalid arguments for tool 'divide':\nb: missing required argument\n(parameters: a, b)")  # our own words are not the tool's exception
+
+def test_media_in_every_format():
+    png = base64.b64decode('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==')  # a 1x1 PNG
+    def plot(city:str): "Plot the week's weather"; return [f"{city}: sunny all week", Media(png, 'image/png', 'week.png')]
+    data = FunctionRegistry()
+    data.add(plot)
+    oai_plot = {'choices': [{'message': {'role': 'assistant', 'content': None, 'tool_calls': [{'id': 'c1', 'type': 'function', 'function': {'name': 'plot', 'arguments': '{"city": "Oslo"}'}}]}}]}
+    eq(data.run(oai_plot)[0]['content'], "Oslo: sunny all week\n[image/png week.png, 70 bytes]")
+    eq(data.run(oai_plot)[1], {'role': 'user', 'content': [{'type': 'image_url', 'image_url': {'url': 'data:image/png;base64,' + base64.b64encode(png).decode()}}]})
+    eq(data.run({'output': [{'type': 'function_call', 'call_id': 'c', 'name': 'plot', 'arguments': '{"city": "Oslo"}'}]})[0]['output'][1]['type'], 'input_image')
+    eq(data.run({'parts': [{'function_call': {'name': 'plot', 'args': {'city': 'Oslo'}}}]})[0]['parts'][0]['function_response']['parts'][0]['inline_data']['mime_type'], 'image/png')
+    mcp_img = {'type': 'image', 'data': base64.b64encode(png).decode(), 'mimeType': 'image/png'}
+    eq(_parts([{'type': 'text', 'text': 'a chart'}, mcp_img]), ['a chart', Media(png, 'image/png')])
+    fails(lambda: Media('x', 'image/png'), contains='Media data must be bytes')
+    fails(lambda: Media.read('notes.zzz'), contains="Can't tell the type of 'notes.zzz'")
+
+def test_calls_in_text_mixed():
+    reg = page_reg()
+    eq(reg.run('get_weather("Rome")\nTOOL_CALL {"tool_name": "divide", "parameters": {"a": 1, "b": 2}}\nget_weather("Oslo")'),
+            [{'role': 'user', 'content': 'get_weather returned:\nWeather in Rome: 25°C, sunny\n\ndivide returned:\n0.5\n\nget_weather returned:\nWeather in Oslo: 25°C, sunny'}])
+    eq(reg.run('[divide(8, 2), get_weather("Oslo")]'), reg.run('divide(8, 2)\nget_weather("Oslo")'))  # a pythonic list, positional arguments named
+    eq(reg.run('[get_weather(city)]', context={'city': 'Rome'}), reg.run('[get_weather("Rome")]'))  # a list the parser can't read alone, read with the caller's variables
+    assert "unknown variable 'city'" in reg.run('[get_weather(city)]')[0]['content']
