@@ -29,7 +29,7 @@ from .schema import custom_types, empty, get_schema, call_params, target, finger
 def call_func(
     fc_name, # Tool name in `ns` (possibly dotted or dashed), or the function itself
     fc_inputs:dict, # Arguments the model sent
-    ns=None, # Namespace: see `mk_ns`
+    ns:dict|list|None=None, # Namespace: see `mk_ns`
     raise_on_err:bool=True, # Raise errors, or return them as text for the model?
 ):
     "Call the function `fc_name` with the given `fc_inputs` using namespace `ns`."
@@ -45,7 +45,7 @@ def call_func(
 async def call_func_async(
     fc_name, # Tool name in `ns` (possibly dotted or dashed), or the function itself
     fc_inputs:dict, # Arguments the model sent
-    ns=None, # Namespace: see `mk_ns`
+    ns:dict|list|None=None, # Namespace: see `mk_ns`
     raise_on_err:bool=True, # Raise errors, or return them as text for the model?
 ):
     "Awaits the function `fc_name` with the given `fc_inputs` using namespace `ns`."
@@ -61,7 +61,7 @@ async def call_func_async(
 # %% ../nbs/01_call.ipynb #178d7b6a
 def call_funcs(
     calls, # Tool calls: (name, inputs) pairs, dicts, or objects with `tool_name` and `parameters`
-    ns=None, # Namespace: see `mk_ns`
+    ns:dict|list|None=None, # Namespace: see `mk_ns`
     raise_on_err:bool=False, # Raise the first failure, or return failures as text for the model?
     timeout:float|None=None, # Seconds each call may take; one still running then fails with TimeoutError
 )->list: # Results, in the order of `calls`
@@ -80,7 +80,7 @@ def call_funcs(
 # %% ../nbs/01_call.ipynb #3a41f514
 async def call_funcs_async(
     calls, # Tool calls: (name, inputs) pairs, dicts, or objects with `tool_name` and `parameters`
-    ns=None, # Namespace: see `mk_ns`
+    ns:dict|list|None=None, # Namespace: see `mk_ns`
     raise_on_err:bool=False, # Raise the first failure, or return failures as text for the model?
     timeout:float|None=None, # Seconds each call may take; one still running then fails with TimeoutError
 )->list: # Results, in the order of `calls`
@@ -953,11 +953,11 @@ _own(_submit, _thread, _worker, _in_thread, call_func_async)
 def _read(c, i):
     "(name, arguments) of tool call `c`, number `i` of its batch, or the `_CallError` saying why it can't be read"
     if isinstance(c, (tuple, list)) and len(c) == 2: return tuple(c)
-    if isinstance(c, abc.Mapping) and ('name' in c or 'tool_name' in c):
-        return c.get('name', c.get('tool_name')), next((c[k] for k in ('arguments', 'input', 'parameters') if k in c), {})
+    if isinstance(c, abc.Mapping) and (k := next((k for k in ('name', 'tool_name', 'tool') if k in c), None)):
+        return c[k], next((c[k] for k in ('arguments', 'input', 'parameters') if k in c), {})
     if hasattr(c, 'tool_name') and hasattr(c, 'parameters'): return c.tool_name, c.parameters
     return _CallError(f"can't read tool call {i} of the batch from {_show(c)}: a call is a (name, inputs) pair, "
-                      "a dict with 'name' and 'arguments', or an object with tool_name and parameters")
+                      "a dict with 'name' (or 'tool') and 'arguments', or an object with tool_name and parameters")
 
 def _call_sync(f, args, sp):
     "Call `f` in a worker thread; an async tool runs on an event loop of its own"

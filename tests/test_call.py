@@ -168,7 +168,7 @@ def test_malformed_entries_are_their_own_errors():
     calls = ['nap', ('nap',), None, ('nap', {'s': 0}), {'name': 'nap', 'arguments': '{"s": 0}'}]
     res = call_funcs(calls, [nap])
     assert res[0] == ("Error: can't read tool call 0 of the batch from 'nap': a call is a (name, inputs) pair, "
-                      "a dict with 'name' and 'arguments', or an object with tool_name and parameters")
+                      "a dict with 'name' (or 'tool') and 'arguments', or an object with tool_name and parameters")
     assert res[1].startswith("Error: can't read tool call 1 of the batch from ('nap',)")
     assert res[2].startswith("Error: can't read tool call 2 of the batch from None")
     assert res[3:] == [0, 0]
@@ -359,3 +359,14 @@ def test_short_way_keeps_the_namespace_rules():
     assert call_func('nope', {'x': 1}, ns=[ok], raise_on_err=False) == "Error: Tool 'nope' is not in the namespace"
     ok.__name__ = 'not-a-name'
     with pytest.raises(TypeError, match="mk_ns can't name"): call_func('not-a-name', {'x': 1}, ns=[ok])
+
+def test_every_parser_shape_runs():
+    "What each parser gives runs as it is: parse_function_calls' {'tool', 'arguments'} dicts, ToolCallParser's ToolCalls, (name, inputs) pairs"
+    from fncall.pycall import parse_function_calls
+    from fncall.parse import ToolCallParser
+    def get_weather(city:str, unit:str='C'): "Weather"; return f'{city}: 20{unit}'
+    assert call_funcs(parse_function_calls('get_weather(city="Paris")'), [get_weather]) == ['Paris: 20C']
+    tcs = ToolCallParser().parse('TOOL_CALL {"tool_name": "get_weather", "parameters": {"city": "Oslo", "unit": "F"}}').tool_calls
+    assert call_funcs(tcs, [get_weather]) == ['Oslo: 20F']
+    assert asyncio.run(call_funcs_async(parse_function_calls('get_weather(city="Rome")') + tcs, [get_weather])) == ['Rome: 20C', 'Oslo: 20F']
+    assert call_funcs([{'tool': 'get_weather', 'input': {'city': 'Lima'}}, ('get_weather', {'city': 'Quito'})], [get_weather]) == ['Lima: 20C', 'Quito: 20C']
