@@ -394,9 +394,9 @@ _containers = (list, tuple, set, frozenset, dict)  # builtins only: pydantic giv
 _no_extra = getattr(typing_extensions, 'NoExtraItems', None)  # what a TypedDict without `extra_items` has
 
 def _plain_meta(m, json):
-    "Is `Annotated` metadata `m` a description or a constraint? Not a validator, an alias, or, reading JSON, strict mode (which takes a string for a UUID there)"
+    "Is `Annotated` metadata `m` a description or a constraint? Not a validator, an alias, a default (the first validator would fill it in, hiding a name it left out), or, reading JSON, strict mode (which takes a string for a UUID there)"
     if isinstance(m, str): return True
-    if isinstance(m, FieldInfo): return not (m.alias or m.validation_alias) and all(_plain_meta(x, json) for x in m.metadata)
+    if isinstance(m, FieldInfo): return not (m.alias or m.validation_alias) and m.is_required() and all(_plain_meta(x, json) for x in m.metadata)
     return isinstance(m, at.BaseMetadata) and not (json and isinstance(m, Strict))
 
 # %% ../nbs/01_call.ipynb #4345b897

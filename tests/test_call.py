@@ -370,3 +370,14 @@ def test_every_parser_shape_runs():
     assert call_funcs(tcs, [get_weather]) == ['Oslo: 20F']
     assert asyncio.run(call_funcs_async(parse_function_calls('get_weather(city="Rome")') + tcs, [get_weather])) == ['Rome: 20C', 'Oslo: 20F']
     assert call_funcs([{'tool': 'get_weather', 'input': {'city': 'Lima'}}, ('get_weather', {'city': 'Quito'})], [get_weather]) == ['Lima: 20C', 'Quito: 20C']
+
+def test_field_default_hides_no_argument():
+    "An `Annotated[T, Field(default=...)]` parameter: the value sent under its alias is used, and an unknown name is an error (both were dropped, the default filled in)"
+    from typing import Annotated
+    from pydantic import Field
+    from fncall.call import coerce_inputs
+    def lvl(level:Annotated[int, Field(default=3, alias='lvl')]=3): "Level"; return level
+    def typo(level:Annotated[int, Field(default=3)]=3): "Level"; return level
+    assert coerce_inputs(lvl, {'lvl': 5}) == {'level': 5} and call_func(lvl, {'lvl': '5'}) == 5
+    assert call_func(lvl, {}) == 3
+    assert "levl: unknown argument" in call_func(typo, {'levl': 5}, raise_on_err=False)
