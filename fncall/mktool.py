@@ -45,6 +45,26 @@ def mk_tool(
     fn.__annotations__ = ann
     return fn
 
+# %% ../nbs/03_mktool.ipynb #9677ef57
+def schema2sig(
+    tool, # A tool: MCP `Tool`, object or dict in Anthropic, MCP or OpenAI form
+)->Signature:
+    "Convert json schema `tool` to a `Signature`"
+    name, _, s = _tool_parts(tool)
+    with _naming(name): return _sig(s)[0]
+
+# %% ../nbs/03_mktool.ipynb #9b48a7c2
+def mk_param(
+    orig:str, # The property's name in the schema
+    props:dict, # The property's schema
+    req, # Names of the required properties
+    pynm:str|None=None, # The parameter's Python name, if `orig` is not an identifier
+)->Parameter:
+    "Create a `Parameter` for `orig` with schema `props`"
+    kind = Parameter.POSITIONAL_OR_KEYWORD if orig in req else Parameter.KEYWORD_ONLY
+    default = Parameter.empty if orig in req else props.get('default')
+    return Parameter(pynm or orig, kind, default=default, annotation=_py_type(props))
+
 # %% ../nbs/03_mktool.ipynb #925c78a6
 def _check_dispfn(dispfn, tool_name, props):
     "Fail now if a property of the tool has the name of `dispfn`'s first parameter, which receives the tool name"
@@ -82,14 +102,6 @@ def _tool_parts(tool):
         return name, _get(tool, 'description') or '', _inline(s, schema)
 
 
-# %% ../nbs/03_mktool.ipynb #9677ef57
-def schema2sig(
-    tool, # A tool: MCP `Tool`, object or dict in Anthropic, MCP or OpenAI form
-)->Signature:
-    "Convert json schema `tool` to a `Signature`"
-    name, _, s = _tool_parts(tool)
-    with _naming(name): return _sig(s)[0]
-
 # %% ../nbs/03_mktool.ipynb #b7a11400
 def _sig(s):
     "(signature, Python name -> original name) for inlined parameters schema `s`"
@@ -109,18 +121,6 @@ def _nm_map(nms):
             raise ValueError(f'Name collision after sanitizing: {prev!r} and {orig!r} -> {pynm!r}')
         py2orig[pynm] = orig
     return py2orig
-
-# %% ../nbs/03_mktool.ipynb #9b48a7c2
-def mk_param(
-    orig:str, # The property's name in the schema
-    props:dict, # The property's schema
-    req, # Names of the required properties
-    pynm:str|None=None, # The parameter's Python name, if `orig` is not an identifier
-)->Parameter:
-    "Create a `Parameter` for `orig` with schema `props`"
-    kind = Parameter.POSITIONAL_OR_KEYWORD if orig in req else Parameter.KEYWORD_ONLY
-    default = Parameter.empty if orig in req else props.get('default')
-    return Parameter(pynm or orig, kind, default=default, annotation=_py_type(props))
 
 # %% ../nbs/03_mktool.ipynb #423907f5
 type_map = dict(string=str, boolean=bool, integer=int, number=float, array=list, object=dict)
