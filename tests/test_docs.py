@@ -78,6 +78,22 @@ def test_no_dead_links(pages):
     bad = dead_links(pages)
     assert not bad, f'{len(bad)} dead links:\n' + '\n'.join(sorted(set(bad)))
 
+def misread_cards(pages):
+    "Cards whose signature or source link reads wrong: a type nbdev guessed from a `None` default, a class of `__main__`, a dataclass factory, a source line nbdev couldn't find"
+    bad = []
+    for p in checked(pages):
+        for c in pages[p]:
+            if not is_card(c): continue
+            for t in outs(c):
+                head = re.search(r'^#+\s+(.+)$', t, re.M)
+                for pat in ('NoneType=None', '__main__.', '=<factory>', '#LNone'):
+                    if pat in t: bad.append(f"{p}: {head[1] if head else '?'}: {pat}")
+    return bad
+
+def test_cards_read_right(pages):
+    bad = misread_cards(pages)
+    assert not bad, f'{len(bad)} cards read wrong:\n' + '\n'.join(bad)
+
 MODULES = {'schema.html', 'call.html', 'python.html', 'mktool.html', 'providers.html', 'pycall.html', 'parse.html', 'tools.html', 'mcp.html', 'loop.html'}
 
 def public_names():
@@ -167,4 +183,4 @@ if __name__ == '__main__':
         ps = processed(Path(d))
         print(f"{'page':20} " + ' '.join(f'{k:>7}' for k in figures([])))
         for p in checked(ps): print(f'{p:20} ' + ' '.join(f'{v:>7}' for v in figures(ps[p]).values()))
-        print(f'dead links: {len(dead_links(ps))}; private helpers named, not shown: {len(unseen_privates(ps))}')
+        print(f'dead links: {len(dead_links(ps))}; private helpers named, not shown: {len(unseen_privates(ps))}; cards read wrong: {len(misread_cards(ps))}')
