@@ -18,7 +18,7 @@ from pydantic_core import to_jsonable_python
 from .call import call_func, _attempt, _model_err, _is_async, _dispatch, _show, _ours, _in_thread
 from .providers import tool_schema
 from .pycall import parse_function_calls, map_positional_args
-from .parse import ToolCallParser
+from .parse import ToolCall, ToolCallParser
 
 # %% ../nbs/07_tools.ipynb #bcf16d15
 class FunctionTool:
@@ -174,7 +174,7 @@ def _copy(o):
 # %% ../nbs/07_tools.ipynb #314ab844
 @patch
 async def arun(self:FunctionRegistry,
-               response, # A provider response (SDK object or dict), or text the model wrote
+               response, # A provider response (SDK object or dict), text the model wrote, or the calls a parser read from it
                context:dict|None=None, # Variables python-style calls in text may use as arguments
                timeout:float|None=None, # Seconds each call may take
                parser:ToolCallParser|None=None, # For text: the `ToolCallParser` that reads its calls (default: one with the default marker)
@@ -187,7 +187,7 @@ async def arun(self:FunctionRegistry,
 
 @patch
 def run(self:FunctionRegistry,
-        response, # A provider response (SDK object or dict), or text the model wrote
+        response, # A provider response (SDK object or dict), text the model wrote, or the calls a parser read from it
         context:dict|None=None, # Variables python-style calls in text may use as arguments
         timeout:float|None=None, # Seconds each call may take
         parser:ToolCallParser|None=None, # For text: the `ToolCallParser` that reads its calls (default: one with the default marker)
@@ -387,6 +387,7 @@ def _gem(p):
 @patch
 def _calls(self:FunctionRegistry, response, context=None, parser=None):
     "(format, [(id, name, arguments, error)]) for the tool calls in `response` (`parser` reads text)"
+    if (pcs := _parsed(response)) is not None: return 'text', [self._named(*c) for c in pcs]
     if not isinstance(response, str):
         fmt, calls = _read(response)
         return fmt, [(*c, None) for c in calls]
@@ -398,6 +399,13 @@ def _calls(self:FunctionRegistry, response, context=None, parser=None):
         calls += self._py_calls(response[pos:a], context) + cs
         pos = max(pos, b)
     return 'text', calls
+
+def _parsed(o):
+    "[(name, arguments, id)] if `o` is a list of calls a parser read (`ToolCall`s, `parse_function_calls`' dicts), else None"
+    if not isinstance(o, (list, tuple)) or not o: return None
+    res = [(c.tool_name, c.parameters, c.id) if isinstance(c, ToolCall) else (c['tool'], c['arguments'], None)
+           if isinstance(c, dict) and c.keys() == {'tool', 'arguments'} else None for c in o]
+    return None if None in res else res
 
 @patch
 def _unread(self:FunctionRegistry, text, err, context):

@@ -505,3 +505,18 @@ def test_calls_in_text_mixed():
     eq(reg.run('[divide(8, 2), get_weather("Oslo")]'), reg.run('divide(8, 2)\nget_weather("Oslo")'))  # a pythonic list, positional arguments named
     eq(reg.run('[get_weather(city)]', context={'city': 'Rome'}), reg.run('[get_weather("Rome")]'))  # a list the parser can't read alone, read with the caller's variables
     assert "unknown variable 'city'" in reg.run('[get_weather(city)]')[0]['content']
+
+def test_run_takes_parsed_calls():
+    "The registry runs what each parser gives, as call_funcs does: parse_function_calls' dicts (positional arguments named) and ToolCallParser's ToolCalls"
+    from fncall.pycall import parse_function_calls
+    from fncall.parse import ToolCallParser, ToolCall
+    reg = FunctionRegistry()
+    @reg.function()
+    def get_weather(city:str, unit:str='C'): "Weather"; return f'{city}: 20{unit}'
+    said = lambda r: r[0]['content']
+    assert said(reg.run(parse_function_calls('get_weather(city="Paris")'))) == 'get_weather returned:\nParis: 20C'
+    assert said(reg.run(parse_function_calls('get_weather("Oslo", "F")'))) == 'get_weather returned:\nOslo: 20F'
+    tcs = ToolCallParser().parse('TOOL_CALL {"tool_name": "get_weather", "parameters": {"city": "Rome"}}').tool_calls
+    assert said(reg.run(tcs)) == 'get_weather returned:\nRome: 20C'
+    assert 'there is no tool' in said(reg.run([ToolCall('nope', {})]))
+    with pytest.raises(ValueError): reg.run([{'tool': 'get_weather', 'arguments': {}}, {'unknown': 1}])  # a list of something else: as before
