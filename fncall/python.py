@@ -487,13 +487,19 @@ def _lines(buf):
     return lines
 
 def _answer(line, rid):
-    "The worker's answer to request `rid` if `line` is one with every field of the right type, else None (a stale or forged line)"
+    "The worker's answer to request `rid` if `line` is one with every field of the right type and its text UTF-8, else None (a stale or forged line)"
     if not line.startswith(b'{'): return None # the empty line the worker sends before an answer, say
     try: a = json.loads(line.decode(errors='replace'))
     except (ValueError, RecursionError): return None
     ok = (isinstance(a, dict) and type(a.get('id')) is int and a['id']==rid and a.get('status') in _STATUSES
-          and isinstance(a.get('result'), (str, type(None))) and isinstance(a.get('error'), str) and type(a.get('cut')) is bool)
+          and isinstance(a.get('result'), (str, type(None))) and isinstance(a.get('error'), str) and type(a.get('cut')) is bool and _utf8(a['result']) and _utf8(a['error']))
     return a if ok else None
+
+_SURROGATE = re.compile('[\ud800-\udfff]')
+
+def _utf8(s):
+    "Can `s` (or None) be encoded as UTF-8? Not with a lone surrogate, which JSON's escapes can carry; the worker's own answers never do (it replaces what can't be encoded)"
+    return s is None or s.isascii() or not _SURROGATE.search(s)
 
 # %% ../nbs/02_python.ipynb #9571f68b
 _GRACE = 1.0 # seconds the parent waits past `timeout` for the worker's own timeout before killing it
