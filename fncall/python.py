@@ -86,7 +86,7 @@ class Sandbox:
         self.isolation = _isolation(isolation, self._own)
         if self.isolation == 'process' and (self.ro or self.rw): raise ValueError('ro= and rw= need namespaces (bubblewrap): outside them the code sees what its uid may see')
         self._proc, self.uid, self.dir, self._id, self._busy, self._cancel, self._lock = None, None, None, 0, None, None, threading.Lock()
-        self._cg, self._note, self.limits = None, '', {} # `limits`: what enforces each limit, set as the worker starts
+        self._cg, self._queues, self._note, self.limits = None, False, '', {} # `limits`: what enforces each limit, set as the worker starts
         _catch_term()
         self._start()
 
@@ -255,19 +255,22 @@ def _free_uid():
 _CHECK, _IDLE_CHECK = 0.1, 0.5 # seconds between checks of the memory a sandbox's processes hold, during a run and between runs (where no cgroup bounds it)
 
 def _held(pids):
-    "MB of anonymous and shared memory `pids` hold: their proportional share (a page `n` of them share counts 1/n in each, so forked children are not counted twice)"
+    "MB of anonymous and shared memory `pids` hold: their proportional share (a page `n` of them share counts 1/n in each, so forked children are not counted twice); inf if one hides it (a process that is not dumpable: it ran a file it may not read)"
     kb = 0
     for p in pids:
-        with contextlib.suppress(OSError, IndexError, ValueError), open(f'/proc/{p}/smaps_rollup', 'rb') as f:
-            d = {l.split(b':')[0]: int(l.split()[1]) for l in f if l.startswith(b'Pss')}
-            kb += d[b'Pss_Anon'] + d.get(b'Pss_Shmem', 0) if b'Pss_Anon' in d else d.get(b'Pss', 0) # before Linux 5.10: all of it, files too; a zombie: none
+        try:
+            with open(f'/proc/{p}/smaps_rollup', 'rb') as f:
+                d = {l.split(b':')[0]: int(l.split()[1]) for l in f if l.startswith(b'Pss')}
+                kb += d[b'Pss_Anon'] + d.get(b'Pss_Shmem', 0) if b'Pss_Anon' in d else d.get(b'Pss', 0) # before Linux 5.10: all of it, files too; a zombie: none
+        except PermissionError: return math.inf
+        except (OSError, IndexError, ValueError): pass # it ended
     return kb/1024
 
 _syscall = ctypes.CDLL(None, use_errno=True).syscall
 _PIDFD_GETFD, _SIOCOUTQ, _FIONREAD = 438, 0x5411, 0x541B
 
 def _queued(pids):
-    "MB waiting in the kernel buffers of the sockets and pipes `pids` hold (each counted once): memory the address-space limit does not see. None if they can't be read (no pidfd_getfd before Linux 5.6, or no right to borrow their descriptors)"
+    "MB waiting in the kernel buffers of the sockets and pipes `pids` hold (each counted once): memory the address-space limit does not see. None if the kernel can't say (no pidfd_getfd before Linux 5.6), inf if we may not borrow their descriptors"
     seen, b = set(), 0
     for p in pids:
         try: pfd = os.pidfd_open(p)
@@ -285,7 +288,7 @@ def _queued(pids):
 
 def _queue(pfd, fd, sock):
     "Bytes waiting in socket or pipe `fd` of the process with pidfd `pfd` (borrowed with pidfd_getfd): a pipe's content; a stream socket's queues, in and out (where both ends are the sandbox's, a byte counts in each); a datagram socket's output and all its input buffer may hold (FIONREAD shows one datagram)"
-    if (mine := _syscall(_PIDFD_GETFD, pfd, fd, 0)) < 0: return None if ctypes.get_errno() in (errno.ENOSYS, errno.EPERM) else 0 # else closed meanwhile
+    if (mine := _syscall(_PIDFD_GETFD, pfd, fd, 0)) < 0: return {errno.ENOSYS: None, errno.EPERM: math.inf}.get(ctypes.get_errno(), 0) # else closed meanwhile
     n = lambda req: struct.unpack('i', fcntl.ioctl(mine, req, b'\0'*4))[0]
     try:
         if not sock: return n(_FIONREAD)
@@ -571,7 +574,9 @@ def _start(self:Sandbox, cgroup=True):
     for fd in (self._proc.stdout.fileno(), self._proc.stderr.fileno(), self._resp, self._req): os.set_blocking(fd, False)
     for fd in (self._proc.stdout.fileno(), self._proc.stderr.fileno(), self._resp): self._ep.register(fd, select.EPOLLIN)
     with contextlib.suppress(OSError): _write_all(self._req, json.dumps(_source()).encode()+b'\n', time.monotonic()+_START)
-    self.limits = self._limits(self._ready(), base)
+    got = self._ready()
+    self._queues = self._cg is None and got['seccomp'] and (q := _queued({self._worker_pid()})) is not None and q < math.inf # can we count what waits in its buffers?
+    self.limits = self._limits(got, base)
     if not self._cg: _watch(self)
 
 @patch
@@ -594,17 +599,17 @@ def _ready(self:Sandbox):
 def _limits(self:Sandbox, got, base):
     "What enforces each limit here, given what the worker could set (`got`) and the cgroup base it was made under; None where nothing does"
     c, ns, mb = self.cfg, self.isolation == 'namespace', self.cfg['memory_mb']
-    counted = self._cg is None and got['seccomp'] and _queued({self._worker_pid()}) is not None
     return dict(timeout=f'{self.timeout} s a run: the worker raises TimeoutError, and is killed {_GRACE} s later if still running',
         memory_mb=(f'{mb} MB for all its processes together, kernel memory included: cgroup v{base[1]}' + (' (its TCP buffers: as much again)' if base[1] == 1 else '')
                    if self._cg else f'{mb} MB for all its processes together: what they hold (and queue in sockets and pipes), checked every {_CHECK} s of a run and {_IDLE_CHECK} s between runs')
                   + f'; {mb} MB of address space a process: RLIMIT_AS',
-        kernel_memory='counted in memory_mb by the cgroup' if self._cg else 'socket and pipe buffers kept at the system default (seccomp), and what is queued in them counted in memory_mb' if counted else None,
+        kernel_memory='counted in memory_mb by the cgroup' if self._cg else 'socket and pipe buffers kept at the system default (seccomp), and what is queued in them counted in memory_mb' if self._queues else None,
         cpu_s=f"{c['cpu_s']} CPU seconds a process: RLIMIT_CPU",
         nproc=f"{c['nproc']} processes of " + ('its own uid' if self._own else 'your uid, all of yours counted') + ': RLIMIT_NPROC',
         fsize_mb=f"{c['fsize_mb']} MB a file: RLIMIT_FSIZE", nofile=f"{c['nofile']} open files a process: RLIMIT_NOFILE",
         max_output=f"{c['max_output']} characters kept of each stream, the result and the error, head and tail: the parent",
-        refused='memfd, SysV shared memory, message queues and semaphores, POSIX message queues, new user namespaces, mounts: seccomp' if got['seccomp'] else None,
+        refused=('memfd, SysV shared memory, message queues and semaphores, POSIX message queues, keyrings, inotify and fanotify, '
+                 'becoming non-dumpable, new user namespaces, mounts: seccomp') if got['seccomp'] else None,
         processes='out of sight: a pid namespace of its own' if ns else 'only its own uid\'s in its /proc (hidepid); out of reach: a uid of its own' if got['hidden'] else None)
 
 # %% ../nbs/02_python.ipynb #3cb616d3
@@ -672,7 +677,7 @@ def _run(self:Sandbox, code):
     else:
         r.status, r.reset = how if how in ('timeout', 'cancelled', 'memory') else 'killed', True
         why = {'timeout': f'TimeoutError: no answer within {self.timeout} s', 'cancelled': 'CancelledError: the run did not stop when cancelled',
-               'memory': f"MemoryError: the sandbox's processes held {round(a['held']) if a else 'more than'} MB together, over memory_mb={self.cfg['memory_mb']}"}.get(how) or _why(self._proc.poll(), ns, self.cfg['cpu_s'])
+               'memory': f"MemoryError: the sandbox's processes {_held_text(a['held']) if a else 'held more than that (the kernel killed one)'}, over memory_mb={self.cfg['memory_mb']}"}.get(how) or _why(self._proc.poll(), ns, self.cfg['cpu_s'])
         r.error = f'{why}; it was killed and restarted: state was reset (variables, imports, functions and files are gone)'
         self._stop(); self._start()
     r.duration = time.monotonic()-t0
@@ -682,14 +687,18 @@ def _run(self:Sandbox, code):
 def _mb(self:Sandbox):
     "MB its processes hold, and, where no cgroup counts them, queue in their sockets and pipes"
     m = self._members()
-    return _held(m) + ((_queued(m) or 0) if self._cg is None else 0)
+    return _held(m) + ((_queued(m) or 0) if self._queues else 0)
 
 @patch
 def _idle_check(self:Sandbox):
     "Between runs, where no cgroup bounds its memory: if its processes hold more than `memory_mb`, stop the worker (the next run starts a fresh one) and say why"
     if self._proc is None or self._cg is not None or self._proc.poll() is not None or (mb := self._mb()) <= self.cfg['memory_mb']: return ''
     self._stop()
-    return f"[the sandbox's processes held {round(mb)} MB together between runs, over memory_mb={self.cfg['memory_mb']}: they were killed, and the worker restarted: state was reset]"
+    return f"[the sandbox's processes {_held_text(mb)} between runs, over memory_mb={self.cfg['memory_mb']}: they were killed, and the worker restarted: state was reset]"
+
+def _held_text(mb):
+    "What the memory check saw, said: the MB held, or that a process hid it (which counts as over the limit)"
+    return 'hid what they held (one made itself unreadable)' if mb == math.inf else f'held {round(mb)} MB together'
 
 _watched, _watcher = weakref.WeakSet(), [] # the sandboxes whose memory no cgroup bounds, and the thread checking them between runs
 

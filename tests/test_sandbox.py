@@ -558,3 +558,56 @@ def test_rt5_forged_answer_unencodable(sb):
     r = sb.run(FORGED.replace('ID', str(sb._id + 1)))
     assert (r.status, r.result) == ('ok', "'real'"), str(r)
     assert str(r).encode()
+
+REFUSED = '''import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+def tried(f, *a): r = f(*a); return r if r >= 0 else -ctypes.get_errno()
+'''
+
+def test_rt1_nondumpable_refused(sb):
+    "A process that made itself non-dumpable (PR_SET_DUMPABLE 0) hid its memory and its buffers from a parent without root: 831 MB held with memory_mb=128, status ok. Refused (seccomp); asking is still allowed"
+    r = sb.run(REFUSED + 'tried(libc.prctl, 4, 0, 0, 0, 0), tried(libc.prctl, 3, 0, 0, 0, 0)') # PR_SET_DUMPABLE, PR_GET_DUMPABLE
+    assert r.result == '(-1, 1)', str(r)
+
+HIDDEN = '''import os, shutil, subprocess, time
+shutil.copy('/bin/sleep', 'sleep'); os.chmod('sleep', 0o111) # a file it may run but not read: the process running it is not dumpable
+p = subprocess.Popen(['./sleep', '30'])
+time.sleep(1)
+"ran"'''
+
+@root
+def test_rt1_hidden_memory_is_over(mode):
+    "Without root (nobody, through setpriv), a process of the sandbox whose memory the parent may not read counts as over memory_mb, never as 0 (process mode); in namespaces the parent may read it"
+    r = as_nobody(mode, f'with Sandbox(timeout=5, isolation={mode!r}, memory_mb=128) as s:\n    r = s.run({REFUSED + "tried(libc.prctl, 4, 0, 0, 0, 0)"!r}); print(r.result)\n'
+                        f'    r = s.run({HIDDEN!r}); print(r.status, r.error)')
+    first, second = r.stdout.splitlines()[:2]
+    assert first == '-1', r.stdout
+    if mode == 'process': assert second.startswith("memory MemoryError: the sandbox's processes hid what they held"), r.stdout
+    else: assert second.startswith('ok'), r.stdout
+
+def as_nobody(mode, code):
+    "Run `code` (with Sandbox imported) as nobody, through setpriv; skip where that can't be done"
+    py = shutil.which('python3', path=os.defpath)
+    site = next((p for p in sys.path if p.endswith('site-packages') and os.path.isdir(os.path.join(p, 'pydantic'))), None)
+    if not (shutil.which('setpriv') and py and site): pytest.skip('needs setpriv, a system python3 and site-packages nobody can read')
+    ver = subprocess.run([py, '-c', 'import sys; print(sys.version_info[:2])'], capture_output=True, text=True).stdout.strip()
+    if ver != str(sys.version_info[:2]): pytest.skip(f'the system python3 is {ver}, not this one')
+    pre = f'from fncall.python import Sandbox, _bwrap_ok\nif {mode!r} == "namespace" and not _bwrap_ok(False): print("no namespaces"); raise SystemExit\n'
+    r = subprocess.run(['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', py, '-c', pre + code], capture_output=True, text=True, timeout=60,
+                       env=dict(PATH=os.defpath, PYTHONPATH=f'{HERE}:{site}', HOME='/tmp'), cwd='/')
+    if r.stdout.strip() == 'no namespaces': pytest.skip('bubblewrap is not installed or cannot make namespaces for an ordinary user here')
+    assert r.returncode == 0, (r.stdout, r.stderr[-2000:])
+    return r
+
+def test_rt4_keyrings_refused(sb):
+    "Keys added to the worker uid's keyring outlived close() in process mode (300 runs: 300 uids' keyrings, +24 MB of kernel memory): refused in both modes"
+    r = sb.run(REFUSED + 'tried(libc.syscall, {add_key}, b"user", b"k", b"x" * 80, 80, -4), tried(libc.syscall, {keyctl}, 0, -4, 0)'.format(
+        **dict(zip(('add_key', 'keyctl'), (248, 250) if os.uname().machine == 'x86_64' else (217, 219)))))
+    assert r.result == '(-1, -1)', str(r)
+    works(sb)
+
+def test_rt3_inotify_refused(sb):
+    "Without root the sandbox shares your uid's 128 inotify instances, and could take them all (your own inotify_init1 then failed, EMFILE): refused, fanotify too"
+    r = sb.run(REFUSED + 'tried(libc.inotify_init1, 0), tried(libc.fanotify_init, 0, 0)')
+    assert r.result == '(-1, -1)', str(r)
+    works(sb)
