@@ -664,7 +664,7 @@ def _exchange(self:Sandbox, code, out, err):
 # %% ../nbs/02_python.ipynb #9b6be86b
 @patch
 def _run(self:Sandbox, code):
-    t0, ns = time.monotonic(), self.isolation == 'namespace'
+    t0, ns, mb = time.monotonic(), self.isolation == 'namespace', self.cfg['memory_mb']
     note, self._note = self._note or self._idle_check(), ''
     if self._proc is not None and (rc := self._proc.poll()) is not None: # it died while idle: this code still runs, in a fresh one
         note = f'[{_why(rc, ns, self.cfg["cpu_s"])} since the last run; it was restarted: state was reset]'
@@ -677,7 +677,7 @@ def _run(self:Sandbox, code):
     else:
         r.status, r.reset = how if how in ('timeout', 'cancelled', 'memory') else 'killed', True
         why = {'timeout': f'TimeoutError: no answer within {self.timeout} s', 'cancelled': 'CancelledError: the run did not stop when cancelled',
-               'memory': f"MemoryError: the sandbox's processes {_held_text(a['held']) if a else 'held more than that (the kernel killed one)'}, over memory_mb={self.cfg['memory_mb']}"}.get(how) or _why(self._proc.poll(), ns, self.cfg['cpu_s'])
+               'memory': "MemoryError: the sandbox's processes " + (_held_text(a['held']) if a else 'held too much together') + f", over memory_mb={mb}" + ('' if a else ': the kernel killed one')}.get(how) or _why(self._proc.poll(), ns, self.cfg['cpu_s'])
         r.error = f'{why}; it was killed and restarted: state was reset (variables, imports, functions and files are gone)'
         self._stop(); self._start()
     r.duration = time.monotonic()-t0

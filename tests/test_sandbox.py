@@ -611,3 +611,13 @@ def test_rt3_inotify_refused(sb):
     r = sb.run(REFUSED + 'tried(libc.inotify_init1, 0), tried(libc.fanotify_init, 0, 0)')
     assert r.result == '(-1, -1)', str(r)
     works(sb)
+
+OOM = 'import os, time\nfor i in range(4):\n    if os.fork() == 0: b = bytearray(100 * 2**20); time.sleep(30)\ntime.sleep(5)'
+
+def test_rt10_oom_message(mode):
+    "After the cgroup's OOM killer ended a run the error said 'held more than MB together' (no number)"
+    with mk(mode, memory_mb=128, timeout=10) as s:
+        if not s._cg: pytest.skip('no cgroup here: the parent, not the kernel, stops it')
+        r = timed(lambda: s.run(OOM), 11)
+        assert r.status == 'memory' and r.error.startswith("MemoryError: the sandbox's processes held "), str(r)
+        assert 'than MB' not in r.error and ('held too much together, over memory_mb=128: the kernel killed one' in r.error or ' MB together, over memory_mb=128' in r.error), str(r)
