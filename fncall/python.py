@@ -8,13 +8,13 @@ Docs: https://fncall.github.io/fncall/python.html.md"""
 __all__ = ['python', 'python_tool', 'Sandbox', 'RunResult']
 
 # %% ../nbs/02_python.ipynb #ed44e850
-import contextlib, contextvars, ctypes, errno, fcntl, functools, importlib.util, io, json, math, os, queue, re, secrets, select, selectors, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time, weakref
+import contextlib, contextvars, ctypes, errno, fcntl, functools, importlib.util, io, json, math, os, queue, re, secrets, select, selectors, shutil, signal, socket, stat, struct, subprocess, sys, tempfile, threading, time, weakref
 from concurrent.futures import Future
 from dataclasses import dataclass
 from fastcore.basics import patch
 from .call import _caller, _outwards
 from .runner import (_BOOT, _Call, _STATUSES, _Taken, _Timeout, _alive, _attempt, _check_timeout, _children, _compile, _fmt_exc,
-                           _guard, _is_lib, _janitor, _kill_tree, _kill_uid, _procs, _rm_owned, _release, _status, _tls, _tree, _watchdog)
+                           _SHARED, _guard, _is_lib, _janitor, _kill_tree, _kill_uid, _procs, _rm_owned, _release, _status, _tls, _tree, _watchdog)
 
 # %% ../nbs/02_python.ipynb #96253681
 def python(
@@ -86,7 +86,7 @@ class Sandbox:
         self.isolation = _isolation(isolation, self._own)
         if self.isolation == 'process' and (self.ro or self.rw): raise ValueError('ro= and rw= need namespaces (bubblewrap): outside them the code sees what its uid may see')
         self._proc, self.uid, self.dir, self._id, self._busy, self._cancel, self._lock = None, None, None, 0, None, None, threading.Lock()
-        self._cg, self._queues, self._note, self.limits = None, False, '', {} # `limits`: what enforces each limit, set as the worker starts
+        self._cg, self._queues, self._ram, self._note, self.limits = None, False, set(), '', {} # `limits`: what enforces each limit, set as the worker starts
         _catch_term()
         self._start()
 
@@ -298,6 +298,43 @@ def _queue(pfd, fd, sock):
         return n(_SIOCOUTQ) + (n(_FIONREAD) if stream else rcv)
     except OSError: return 0 # a listening socket, say
     finally: os.close(mine)
+
+def _ram_devs():
+    "Device numbers of the filesystems mounted here whose files are memory (tmpfs, ramfs)"
+    devs = set()
+    with contextlib.suppress(OSError, ValueError, IndexError), open('/proc/self/mountinfo') as f:
+        for l in f:
+            if (p := l.split())[p.index('-')+1] in ('tmpfs', 'ramfs'): devs.add(os.makedev(*map(int, p[2].split(':'))))
+    return devs
+
+def _in_ram(pids, dirs, devs):
+    "MB of the files on a filesystem in memory (device in `devs`) that a sandbox keeps: those under `dirs` ((directory, the uid whose files count there, or None for all)) and those `pids` hold open, each file once"
+    size, todo = {}, list(dirs)
+    def add(st):
+        if st.st_dev in devs and stat.S_ISREG(st.st_mode): size[st.st_dev, st.st_ino] = st.st_blocks*512
+    while todo:
+        d, uid = todo.pop()
+        with contextlib.suppress(OSError), os.scandir(d) as es:
+            for e in es:
+                with contextlib.suppress(OSError):
+                    st = e.stat(follow_symlinks=False)
+                    if uid is not None and st.st_uid != uid: continue
+                    if stat.S_ISDIR(st.st_mode): todo.append((e.path, uid))
+                    else: add(st)
+    for p in pids:
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f'/proc/{p}/fd'):
+                with contextlib.suppress(OSError): add(os.stat(f'/proc/{p}/fd/{fd}'))
+    return sum(size.values())/2**20
+
+def _ram_dirs(d, uid, ns, devs):
+    "Where a sandbox keeps files in memory: its directory `d` (all of it) and, as root outside namespaces, its `uid`'s files in the shared temporary directories; those of them on a filesystem in `devs`"
+    ds = [(d, None)] + [(s, uid) for s in (_SHARED if uid is not None and not ns else ())]
+    return [(p, u) for p,u in ds if _dev(p) in devs]
+
+def _dev(path):
+    try: return os.stat(path).st_dev
+    except OSError: return None
 
 # %% ../nbs/02_python.ipynb #e79dfd11
 @functools.cache
@@ -576,6 +613,8 @@ def _start(self:Sandbox, cgroup=True):
     with contextlib.suppress(OSError): _write_all(self._req, json.dumps(_source()).encode()+b'\n', time.monotonic()+_START)
     got = self._ready()
     self._queues = self._cg is None and got['seccomp'] and (q := _queued({self._worker_pid()})) is not None and q < math.inf # can we count what waits in its buffers?
+    self._ram = _ram_devs() if self._cg is None else set() # where no cgroup counts what it writes to a tmpfs, the parent does
+    self._ram_dirs = _ram_dirs(self.dir, self.uid, ns, self._ram)
     self.limits = self._limits(got, base)
     if not self._cg: _watch(self)
 
@@ -599,10 +638,12 @@ def _ready(self:Sandbox):
 def _limits(self:Sandbox, got, base):
     "What enforces each limit here, given what the worker could set (`got`) and the cgroup base it was made under; None where nothing does"
     c, ns, mb = self.cfg, self.isolation == 'namespace', self.cfg['memory_mb']
+    files = 'its directory' + (", its uid's files in /tmp and /dev/shm" if self._own and not ns else '') + ' and the files they hold open'
     return dict(timeout=f'{self.timeout} s a run: the worker raises TimeoutError, and is killed {_GRACE} s later if still running',
-        memory_mb=(f'{mb} MB for all its processes together, kernel memory included: cgroup v{base[1]}' + (' (its TCP buffers: as much again)' if base[1] == 1 else '')
-                   if self._cg else f'{mb} MB for all its processes together: what they hold (and queue in sockets and pipes), checked every {_CHECK} s of a run and {_IDLE_CHECK} s between runs')
-                  + f'; {mb} MB of address space a process: RLIMIT_AS',
+        memory_mb=(f'{mb} MB for all its processes together, kernel memory and files on a tmpfs included: cgroup v{base[1]}' + (' (its TCP buffers: as much again)' if base[1] == 1 else '')
+                   if self._cg else f'{mb} MB for all its processes together: what they hold, {"queue in sockets and pipes, " if self._queues else ""}and keep in files on a tmpfs ({files}), checked every {_CHECK} s of a run and {_IDLE_CHECK} s between runs')
+                  + f'; {mb} MB of address space a process: RLIMIT_AS' + (f'; its own /tmp and /dev/shm: {mb//2} MB each (tmpfs sizes)' if ns else '')
+                  + ("; not what it leaves in /dev/shm (or a /tmp on a tmpfs): without root it can't be told from yours, and it outlives the sandbox" if not (ns or self._own) else ''),
         kernel_memory='counted in memory_mb by the cgroup' if self._cg else 'socket and pipe buffers kept at the system default (seccomp), and what is queued in them counted in memory_mb' if self._queues else None,
         cpu_s=f"{c['cpu_s']} CPU seconds a process: RLIMIT_CPU",
         nproc=f"{c['nproc']} processes of " + ('its own uid' if self._own else 'your uid, all of yours counted') + ': RLIMIT_NPROC',
@@ -685,9 +726,9 @@ def _run(self:Sandbox, code):
 
 @patch
 def _mb(self:Sandbox):
-    "MB its processes hold, and, where no cgroup counts them, queue in their sockets and pipes"
+    "MB its processes hold, and, where no cgroup counts them, queue in their sockets and pipes and keep in files on a tmpfs"
     m = self._members()
-    return _held(m) + ((_queued(m) or 0) if self._queues else 0)
+    return _held(m) + ((_queued(m) or 0) if self._queues else 0) + (_in_ram(m, self._ram_dirs, self._ram) if self._ram else 0)
 
 @patch
 def _idle_check(self:Sandbox):

@@ -621,3 +621,20 @@ def test_rt10_oom_message(mode):
         r = timed(lambda: s.run(OOM), 11)
         assert r.status == 'memory' and r.error.startswith("MemoryError: the sandbox's processes held "), str(r)
         assert 'than MB' not in r.error and ('held too much together, over memory_mb=128: the kernel killed one' in r.error or ' MB together, over memory_mb=128' in r.error), str(r)
+
+WRITE = {'dir': 'for i in range(30): open(f"f{i}", "wb").write(b"x" * 2**23)',
+         'shm': 'for i in range(30): open(f"/dev/shm/fncall-{i}", "wb").write(b"x" * 2**23)',
+         'unlinked': 'import os\nfs = []\nfor i in range(30):\n    fs.append(f := open(f"/dev/shm/fncall-{i}", "wb")); os.unlink(f.name); f.write(b"x" * 2**23)'}
+
+@pytest.mark.parametrize('where', list(WRITE))
+def test_rt2_files_in_memory(mode, where, monkeypatch):
+    "Files on a tmpfs are memory: 1800 MB written (memory_mb=128) to the sandbox's directory where the temp dir is a tmpfs (as on Fedora), or to /dev/shm, status ok. Where no cgroup counts them, the parent does: its directory, its uid's files in /dev/shm (as root), and the files it holds open. In namespaces /dev/shm is its own, of memory_mb/2"
+    no_cgroup(monkeypatch)
+    monkeypatch.setattr(tempfile, 'tempdir', '/dev/shm') # the temp dir on a tmpfs
+    with mk(mode, memory_mb=128) as s:
+        assert 'files on a tmpfs' in s.limits['memory_mb'], s.limits
+        if mode == 'process' and where == 'shm' and not ROOT: pytest.skip("without root the process mode can't tell the sandbox's files in /dev/shm from yours")
+        r = timed(lambda: s.run(WRITE[where] + '\nimport time; time.sleep(0.5)'))
+        if mode == 'namespace' and where != 'dir': assert r.status == 'error' and 'No space left on device' in r.error, str(r)
+        else: assert (r.status, r.reset) == ('memory', True) and 'over memory_mb=128' in r.error, str(r)
+        works(s)
