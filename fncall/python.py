@@ -789,9 +789,11 @@ _prev = {} # the SIGTERM and SIGHUP handlers ours chain to
 def _on_term(signum, frame):
     "SIGTERM or SIGHUP: stop every sandbox, then do what the handler before ours did (by default: die of the signal as if it had not been caught)"
     prev = _prev.get(signum, signal.SIG_DFL)
-    if not callable(prev): _ending.set() # the process dies now: no worker may start again
+    _ending.set() # no worker may start again: a run on another thread would restart the one we kill, and the handler before ours may end the process
     for f in list(_live): f()
-    if callable(prev): return prev(signum, frame)
+    if callable(prev):
+        try: return prev(signum, frame)
+        finally: _ending.clear() # it returned (or raised): the process goes on, and its finalizers run at exit
     signal.signal(signum, signal.SIG_DFL)
     os.kill(os.getpid(), signum)
 

@@ -638,3 +638,30 @@ def test_rt2_files_in_memory(mode, where, monkeypatch):
         if mode == 'namespace' and where != 'dir': assert r.status == 'error' and 'No space left on device' in r.error, str(r)
         else: assert (r.status, r.reset) == ('memory', True) and 'over memory_mb=128' in r.error, str(r)
         works(s)
+
+SLOW = '''import json, os, signal, sys, threading, time
+ls = lambda: print(json.dumps(os.listdir(os.environ["TMPDIR"])), flush=True)
+signal.signal(signal.SIGTERM, lambda *a: (time.sleep(1), ls(), os._exit(3))) # the host's own handler, slow to exit
+from fncall.python import Sandbox
+s = Sandbox(timeout=30, isolation=sys.argv[1])
+threading.Thread(target=s.run, args=('import time; time.sleep(30)',), daemon=True).start()
+time.sleep(0.5); ls(); time.sleep(60)'''
+
+@pytest.fixture
+def tmpdir_open():
+    "An empty directory any uid may enter (as a TMPDIR: pytest's tmp_path is private to us, so a namespace worker's uid can't reach into it)"
+    d = Path(tempfile.mkdtemp(prefix='fncall-test-')); d.chmod(0o755)
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
+
+def test_rt11_no_restart_in_host_handler(mode, tmpdir_open):
+    "A host whose SIGTERM handler exits: our handler killed the workers, a run on another thread restarted its worker (a new directory) before the host's handler exited, and that directory leaked (about 1 run in 3). No worker starts while the host's handler runs"
+    if mode == 'namespace' and not _bwrap_ok(ROOT): pytest.skip('bubblewrap is not installed or cannot make namespaces here')
+    p = subprocess.Popen([sys.executable, '-c', SLOW, mode], stdout=subprocess.PIPE, text=True, cwd=HERE, env=dict(os.environ, TMPDIR=str(tmpdir_open)))
+    try:
+        assert len(json.loads(p.stdout.readline())) == 1 # the worker's directory
+        p.send_signal(signal.SIGTERM)
+        assert json.loads(p.stdout.readline()) == [] # while the host's handler ran: no new worker
+        assert timed(lambda: p.wait(timeout=60), 10) == 3
+        assert eventually(lambda: not os.listdir(tmpdir_open))
+    finally: p.kill(); p.wait()
