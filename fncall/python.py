@@ -86,7 +86,7 @@ class Sandbox:
         self.isolation = _isolation(isolation, self._own)
         if self.isolation == 'process' and (self.ro or self.rw): raise ValueError('ro= and rw= need namespaces (bubblewrap): outside them the code sees what its uid may see')
         self._proc, self.uid, self.dir, self._id, self._busy, self._cancel, self._lock = None, None, None, 0, None, None, threading.Lock()
-        self._cg, self._queues, self._ram, self._note, self.limits = None, False, set(), '', {} # `limits`: what enforces each limit, set as the worker starts
+        self._cg, self._queues, self._ram, self._note, self._checked, self.limits = None, False, set(), '', -math.inf, {} # `limits`: what enforces each limit, set as the worker starts
         _catch_term()
         self._start()
 
@@ -732,8 +732,10 @@ def _mb(self:Sandbox):
 
 @patch
 def _idle_check(self:Sandbox):
-    "Between runs, where no cgroup bounds its memory: if its processes hold more than `memory_mb`, stop the worker (the next run starts a fresh one) and say why"
-    if self._proc is None or self._cg is not None or self._proc.poll() is not None or (mb := self._mb()) <= self.cfg['memory_mb']: return ''
+    "Between runs, where no cgroup bounds its memory, at most once every `_CHECK` s (a check scans /proc: 100 times a quick run): if its processes hold more than `memory_mb`, stop the worker (the next run starts a fresh one) and say why"
+    if self._proc is None or self._cg is not None or self._proc.poll() is not None or time.monotonic() < self._checked+_CHECK: return ''
+    self._checked = time.monotonic()
+    if (mb := self._mb()) <= self.cfg['memory_mb']: return ''
     self._stop()
     return f"[the sandbox's processes {_held_text(mb)} between runs, over memory_mb={self.cfg['memory_mb']}: they were killed, and the worker restarted: state was reset]"
 

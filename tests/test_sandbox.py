@@ -665,3 +665,17 @@ def test_rt11_no_restart_in_host_handler(mode, tmpdir_open):
         assert timed(lambda: p.wait(timeout=60), 10) == 3
         assert eventually(lambda: not os.listdir(tmpdir_open))
     finally: p.kill(); p.wait()
+
+def test_rt12_quick_runs_not_each_checked(mode, monkeypatch):
+    "Where no cgroup bounds memory, the check before each run scanned /proc: ~2 ms, 100 times a quick run. Now at most once every _CHECK s (counted here with _CHECK an hour, then 0)"
+    no_cgroup(monkeypatch)
+    with mk(mode) as s:
+        calls, mb = [], Sandbox._mb
+        monkeypatch.setattr(Sandbox, '_mb', lambda self: calls.append(1) or mb(self))
+        monkeypatch.setattr(P, '_CHECK', 3600)
+        for _ in range(20): assert s.run('1+1').result == '2'
+        assert len(calls) <= 1, len(calls)
+        monkeypatch.setattr(P, '_CHECK', 0)
+        calls.clear()
+        for _ in range(20): assert s.run('1+1').result == '2'
+        assert len(calls) >= 20, len(calls)
