@@ -581,6 +581,7 @@ def _start(self:Sandbox, cgroup=True):
     ns, base = self.isolation == 'namespace', _cgroup_base() if cgroup else None
     self.uid = _free_uid() if self._own else None
     self.dir = tempfile.mkdtemp(prefix='fncall-sandbox-')
+    _tell(dir=self.dir, pid=None, uid=self.uid, ns=ns, cg=None) # at once: the host may die before the worker is started
     self._cg = _cgroup(base, self.cfg['memory_mb'])
     (req_r, req_w), (resp_r, resp_w) = os.pipe(), os.pipe()
     try:
@@ -594,7 +595,7 @@ def _start(self:Sandbox, cgroup=True):
                             pass_fds=(req_r, resp_w), cwd=self.dir, env=env, start_new_session=True, **ids))
     except BaseException as e:
         for fd in (req_w, resp_r): os.close(fd)
-        shutil.rmtree(self.dir, ignore_errors=True); _taken.discard(self.uid)
+        shutil.rmtree(self.dir, ignore_errors=True); _taken.discard(self.uid); _tell(gone=self.dir)
         if self._cg: _rm_cgroup(self._cg)
         if isinstance(e, PermissionError): raise PermissionError(f'the sandbox user cannot run the worker interpreter {self.exe!r}: pass `executable=` one that any user may run') from e
         raise

@@ -464,7 +464,7 @@ def _janitor(cfg, rf):
         else: live[m['dir']] = m
     for m in live.values():
         if m['uid'] is not None: _kill_uid(m['uid'])
-        else: _kill_tree(m['pid'])
+        elif m['pid']: _kill_tree(m['pid'])
         shutil.rmtree(m['dir'], ignore_errors=True)
         if m['uid'] is not None and not m['ns']: _rm_owned(m['uid'])
         if m['cg']:

@@ -679,3 +679,19 @@ def test_rt12_quick_runs_not_each_checked(mode, monkeypatch):
         calls.clear()
         for _ in range(20): assert s.run('1+1').result == '2'
         assert len(calls) >= 20, len(calls)
+
+STARTING = '''import os, signal, sys
+signal.signal(signal.SIGTERM, lambda *a: os._exit(3))
+from fncall.python import Sandbox
+P = sys.modules['fncall.python']
+spawn = P._spawn
+def late(fn): os.kill(os.getpid(), signal.SIGTERM); return spawn(fn) # while the worker starts: its directory made, the worker not yet running
+P._spawn = late
+Sandbox(isolation=sys.argv[1])'''
+
+def test_rt11_sigterm_while_a_worker_starts(mode, tmpdir_open):
+    "The host ended (its own SIGTERM handler exits) while a worker was starting, its directory made but the janitor not yet told of it: the directory leaked. The janitor is told of it at once"
+    if mode == 'namespace' and not _bwrap_ok(ROOT): pytest.skip('bubblewrap is not installed or cannot make namespaces here')
+    r = subprocess.run([sys.executable, '-c', STARTING, mode], cwd=HERE, env=dict(os.environ, TMPDIR=str(tmpdir_open)), timeout=60)
+    assert r.returncode == 3
+    assert eventually(lambda: not os.listdir(tmpdir_open)), os.listdir(tmpdir_open)
