@@ -126,7 +126,9 @@ class StreamParser:
         self.chunks.append(delta)
         if len(self.chunks)-self.blocks >= 256: self.chunks[self.blocks:] = [''.join(self.chunks[self.blocks:])]; self.blocks += 1  # a small str costs ~50 bytes more than its chars
         self.drv.feed(delta)
-        return self._take() if self.events else []
+        if not self.events: return []
+        ev = self.events[:]; self.events.clear()
+        return ev
 
     def close(self) -> list:
         "Events still pending at the end of the text"
