@@ -3,7 +3,7 @@ payloads, measured alongside), then time per char from 1 KB to 10 MB, parsed who
 calls of every dialect and for adversarial inputs: linear time is a flat row, and `x` (how much the time per char grew from
 a smaller size to a larger one) should stay under 1.5; where it does not, the row is timed again with CPython's GC off. Run: python bench/bench_parse.py [--quick] [--before DIR]
 --quick stops at 1 MB; --before DIR also times, side by side, the fncall package in DIR/fncall (e.g. `git archive OLD fncall`)."""
-import argparse, gc, importlib.util, json, pathlib, statistics, sys, time
+import argparse, gc, importlib.util, json, pathlib, statistics, sys, time, tracemalloc
 from fncall import parse as NEW
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent/'tests'))
 from test_corpus import CORPUS, load
@@ -33,11 +33,11 @@ def interleaved(fs, n=9):
         for f,t in zip(fs, ts): t.append(timed(f))
     return ts
 
-def streamed(P, parser, text, n=256):
+def streamed(P, parser, text, n=256, result=True):
     sp = P.StreamParser(parser=parser)
     for i in range(0, len(text), n): sp.feed(text[i:i+n])
     sp.close()
-    return sp.result()
+    return sp.result() if result else sp
 
 def load_before(d):
     "The fncall package in directory `d`, imported as `fncall_before`"
@@ -60,14 +60,14 @@ def corpus(mods):
     print(f'corpus: {len(texts)} texts, {n*1e3:.0f}k chars; best of 9 interleaved rounds')
     for k,t in ts.items(): print(f'  {k:46} {n/min(t):7.2f} M chars/s   {min(t)/tj:6.1f}x json.loads\'s time')
 
-def response(target=1_000_000):
-    "A ~1 MB model response: prose and calls in several formats, with code-like arguments; and the payloads"
+def response(target=1_000_000, wraps=('TOOL_CALL\n{}', '<tool_call>\n{}\n</tool_call>', '```json\n{}\n```', '[TOOL_CALLS][{}]')):
+    "A ~1 MB model response: prose and calls in several formats (`wraps`), with code-like arguments; and the payloads"
     code = 'def f(x):\n    return {"a": [x, "it\'s"], "b": "\\\\n"}  # {braces} in strings\n' * 200
     payloads,parts,i = [],[],0
     while sum(map(len, parts)) < target:
         p = json.dumps({'name': 'write_file', 'arguments': {'path': f'src/m{i}.py', 'content': code, 'tags': [f't{j}' for j in range(30)], 'sizes': list(range(50))}})
         payloads.append(p)
-        wrap = ['TOOL_CALL\n{}', '<tool_call>\n{}\n</tool_call>', '```json\n{}\n```', '[TOOL_CALLS][{}]'][i % 4]
+        wrap = wraps[i % len(wraps)]
         parts.append(f'Step {i}: I will now write the module, explaining why at some length. ' * 3 + '\n' + wrap.format(p) + '\n')
         i += 1
     return ''.join(parts), payloads
@@ -84,6 +84,36 @@ def throughput(mods):
     tj,mb = min(ts['json.loads of the payloads']),len(text)/1e6
     print(f'\na {mb:.2f} MB response, {len(payloads)} calls; best of 5 interleaved rounds')
     for k,t in ts.items(): print(f'  {k:46} {mb/min(t):7.1f} MB/s   {min(t)/tj:5.2f}x json.loads\'s time')
+
+def hermes(target=1_000_000):
+    "~1 MB of Hermes calls with short arguments, a sentence before each"
+    one = 'Checking {0}.\n<tool_call>\n{{"name": "get_weather", "arguments": {{"city": "City {0}", "days": {1}, "units": ["C"]}}}}\n</tool_call>\n'
+    return ''.join(one.format(i, i % 7) for i in range(target // 110))
+
+def peak(f, n):
+    "Peak memory `f()` allocates (tracemalloc), as a multiple of `n` bytes"
+    gc.collect(); tracemalloc.start()
+    try: f(); return tracemalloc.get_traced_memory()[1] / n
+    finally: tracemalloc.stop()
+
+def stream(mods):
+    "StreamParser in 64-char chunks against parse of the whole text, interleaved, on Hermes text; and the peak memory of each"
+    texts = {'1 MB response, Hermes calls with code': response(wraps=('<tool_call>\n{}\n</tool_call>',))[0], '1 MB of short Hermes calls': hermes()}
+    for name,text in texts.items():
+        mb,runs = len(text)/1e6,{}
+        for tag,P in mods.items():
+            p = P.ToolCallParser(max_payload_chars=100_000)
+            assert streamed(P, p, text, 64) == p.parse(text)
+            runs[f'{tag} ToolCallParser.parse'] = lambda p=p: p.parse(text)
+            runs[f'{tag} StreamParser, 64-char chunks'] = lambda P=P, p=p: streamed(P, p, text, 64, result=False)
+        ts = dict(zip(runs, interleaved(list(runs.values()), n=5)))
+        print(f'\n{name}: {mb:.2f} MB; best of 5 interleaved rounds; peak memory (tracemalloc) as a multiple of the text')
+        for k,t in ts.items():
+            tw = min(ts[k.split()[0] + ' ToolCallParser.parse'])
+            print(f'  {k:46} {mb/min(t):7.1f} MB/s  {min(t)/tw:5.1f}x parse\'s time   peak {peak(runs[k], len(text)):4.2f}x', flush=True)
+        for tag,P in mods.items():
+            p = P.ToolCallParser(max_payload_chars=100_000)
+            print(f'  {tag} StreamParser, 64-char chunks, then result(): peak {peak(lambda: streamed(P, p, text, 64), len(text)):4.2f}x')
 
 CALLS = [('get_weather', {'city': 'São Paulo, BR', 'days': 3, 'units': ['C', 'F'], 'detail': {'hourly': True, 'alerts': None}}),
          ('write_note', {'title': 'Plan', 'body': 'Line one: it is "done".\nLine two, with {braces} and a # sign.', 'score': 4.5})]
@@ -149,9 +179,10 @@ def scaling(mods, sizes):
 if __name__ == '__main__':
     a = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     a.add_argument('--quick', action='store_true'); a.add_argument('--before')
-    a.add_argument('--only', choices=['corpus', 'throughput', 'scaling'])
+    a.add_argument('--only', choices=['corpus', 'throughput', 'stream', 'scaling'])
     o = a.parse_args()
     mods = {'now': NEW} | ({'before': load_before(o.before)} if o.before else {})
     if o.only in (None, 'corpus'): corpus(mods)
     if o.only in (None, 'throughput'): throughput(mods)
+    if o.only in (None, 'stream'): stream(mods)
     if o.only in (None, 'scaling'): scaling(mods, SIZES[:4] if o.quick else SIZES)

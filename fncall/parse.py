@@ -113,7 +113,8 @@ class StreamParser:
                  parser:ToolCallParser|None=None): # its marker and limits are used
         if parser is not None and not isinstance(parser, ToolCallParser): raise TypeError(f'parser must be a ToolCallParser, got {type(parser).__name__}')
         self.parser = parser or ToolCallParser()
-        self.ctx,self.chunks,self.events,self.raw = self.parser._ctx(tools),[],[],{}
+        self.ctx,self.events,self.raw = self.parser._ctx(tools),[],{}
+        self.chunks,self.blocks = [],0  # the text so far: blocks of joined chunks, then the chunks since
         self.drv = _Driver(self.parser, self.ctx, self._item, self.events, hook=self)
         self.sc = self.drv.sc
         self.drv.announce = self._announce
@@ -123,8 +124,11 @@ class StreamParser:
         "Events for text chunk `delta`"
         if not isinstance(delta, str): raise TypeError(f'delta must be a str, got {type(delta).__name__}')
         self.chunks.append(delta)
+        if len(self.chunks)-self.blocks >= 256: self.chunks[self.blocks:] = [''.join(self.chunks[self.blocks:])]; self.blocks += 1  # a small str costs ~50 bytes more than its chars
         self.drv.feed(delta)
-        return self._take() if self.events else []
+        if not self.events: return []
+        ev = self.events[:]; self.events.clear()
+        return ev
 
     def close(self) -> list:
         "Events still pending at the end of the text"
@@ -133,7 +137,9 @@ class StreamParser:
 
     def result(self) -> ParseResult:
         "Everything seen so far, as `ToolCallParser.parse` would give it"
-        return self.drv.result(''.join(self.chunks))
+        text = ''.join(self.chunks)
+        self.chunks,self.blocks = [text],1
+        return self.drv.result(text)
 
     def _take(self):
         ev = self.events[:]
@@ -529,6 +535,13 @@ def feed(self:_Driver, s, final=False, s0=None):
     "Read chunk `s` (`final`: the last), or (`s0`: its offset) text after a span read again"
     if s0 is None: s0 = self.fed; self.fed += len(s)
     i,sc = 0,self.sc
+    if not final and self.span is None and sc.quick(s):  # prose, or inside a string: the scan had nothing to do
+        self.buf,self.buf0,self.bi = s,s0,len(s)
+        self.plist.append(s); self.plen += len(s)
+        if self.plen >= self.held+32:
+            if sc.mode == 'dq' and sc.sp.start-16 <= self.pstart: self.held = self.plen  # as `_settle` finds, at once: the span holds all the text not settled
+            else: self._settle()
+        return
     while True:
         if self.span is not None:
             i = self._in_span(s, i, final)
@@ -724,7 +737,7 @@ def _scan_res(dialects):
     brs = [t for t in terms if t[0] == '[']
     shorter = {t: tuple(s for s in sorted(tokens, key=len, reverse=True) if len(s) < len(t) and t.startswith(s)) for t in tokens}
     chars = ''.join(sorted({t[0] for t in ends} | set('{}[]"\'')))
-    return dict(code_re=re.compile(f'[{re.escape(chars)}]'), prose_re=re.compile(prose),
+    return dict(code_re=re.compile(f'[{re.escape(chars)}]'), prose_re=re.compile(prose), first_re=re.compile(f'[{firsts}]'),
                 own_re=re.compile(own), hold_re=re.compile(f'[{re.escape("".join({t[0] for t in tokens}))}]') if tokens else None,
                 end_re=re.compile(_alts([t for t in ends if t[0] != '['])) if ends else None, br_re=re.compile(_alts(brs)) if brs else None,
                 tok_prefixes=_prefixes(tokens), end_prefixes=_prefixes(ends) | set(terms), by_tok=by_tok, shorter=shorter)
@@ -758,6 +771,20 @@ class _Scanner:
         self.pend = text[stop:len(pend)] if self.taken else text[stop:]
         if final and self.pend and not self.taken: raise AssertionError('scanner held text at the end')
         return stop-off if stop-off > i else i
+
+    def quick(self, s):
+        "Scan chunk `s` at once if it is plain prose or lies inside a span's string, the common case in a stream of small chunks: whether it did"
+        if self.pend or not s: return False
+        if self.mode == 'prose':
+            if self.head is not None or self.first_re.search(s): return False  # a token's or a bracket's first char
+        elif self.mode == 'dq':
+            e = _inner['"'].match(s, self.bs).end()  # `bs`: the chunk before ended on a backslash, which escapes `s[0]`
+            if e < len(s) and s[e] == '"': return False  # the string ends in `s`
+            self.bs = int(e < len(s)); self._keep(s)  # it ends on a backslash
+        else: return False
+        self.base += len(s)
+        if t := s.rstrip(): self.last_sig = t[-1]
+        return True
 
     def close(self, end=True):
         "End what is open: at the `end` of the text, or (not `end`) at a dialect's token"
@@ -1008,20 +1035,18 @@ def _sig_before(self:_Scanner, text, i):
     return text[j] if j >= 0 else (self.last_sig or ' ')
 
 # %% ../nbs/06_parse.ipynb #de229987
+_inner = {q: re.compile(rf'[^{q}\\]*+(?:\\.[^{q}\\]*+)*+', re.S) for q in '"\''}  # a string's inside: a backslash escapes any char; possessive, so it never backtracks
+
 @patch
 def _quote(self:_Scanner, text, p, ch):
-    "End of the string quoted by `ch` that resumes at `p`, or None when it runs past the text"
-    if ch == '"' and not self.bs and (q := _dq_end(text, p)) is not None: return q
-    while True:  # a walk: a quote ends the string unless an odd number of backslashes precede it
-        q = text.find(ch, p)
-        e = len(text) if q < 0 else q
-        k = e
-        while k > p and text[k-1] == '\\': k -= 1
-        odd = (e-k) % 2 ^ (self.bs if k == p else 0)
-        if q < 0: self.bs = odd; return None
-        self.bs = 0
-        if not odd: return q
-        p = q+1
+    "End of the string quoted by `ch` that resumes at `p`, or None when it runs past the text (`bs`: it ended on a backslash)"
+    if self.bs:  # the chunk before ended on a backslash: `text[p]` is escaped
+        if p == len(text): return None
+        p,self.bs = p+1,0
+    e = _inner[ch].match(text, p).end()
+    if e < len(text) and text[e] == ch: return e
+    self.bs = int(e < len(text))  # all but a backslash at the end
+    return None
 
 @patch
 def _dq(self:_Scanner, text, p):
@@ -1529,12 +1554,14 @@ def closed(self:StreamParser, pos, depth):
 def progress(self:StreamParser, sp, s):
     "The scan read text `s` of span `sp`: deltas of the started calls, a look for the name of the others"
     p0,p1 = self.pos,self.pos+len(s)
-    self.pos = p1
+    self.pos,done = p1,False
     for f in self.active:
         if f.start >= p1 or f.done: continue
         if f.started: self._send(f, s, p0, p1)
         else: self._sniff(f, s, p0, p1)
-    self.active = [f for f in self.active if not f.done and sp.size <= self.parser.max_payload_chars]  # a span past the cap will be refused: no more deltas
+        done = done or f.done
+    if sp.size > self.parser.max_payload_chars: self.active = []  # the span will be refused: no more deltas
+    elif done: self.active = [f for f in self.active if not f.done]
 
 @patch
 def _send(self:StreamParser, f, s, p0, p1):
@@ -1788,7 +1815,7 @@ class _GigaChat(Dialect):
         return _reasoned(self, reasoning) + '<|message_sep|>\n\n'.join(ms)
     def read(self, span, start, tok, rd):
         i = span.index(tok)+len(tok)
-        i = _ws.match(span, i).end()
+        i = _ws_re.match(span, i).end()
         try: v,j = _dec.raw_decode(span, i)  # the call, and text after it that is the answer
         except (ValueError, RecursionError): v,j = None,len(span)
         sp,rest = (start, start+j),span[j:]

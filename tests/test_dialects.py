@@ -28,6 +28,7 @@ EXAMPLES = {  # text: the calls read, and the errors' reasons
                     [ToolCall('get_time', {'zone': 'UTC'})], []),
     'name then JSON': ('<tool_call>lookup\n{"name": "cats", "n": 2}\n</tool_call>', [ToolCall('lookup', {'name': 'cats', 'n': 2})], []),
     'LFM2 without brackets': ('<|tool_call_start|>ping(host="a.example", count=3)<|tool_call_end|>', [ToolCall('ping', {'host': 'a.example', 'count': 3})], []),
+    'key=value pairs, not read': ('<tool_call>add x=1 y=2</tool_call>', [], ['no tool call found after the <tool_call> tag']),  # no dialect reads it: an error naming the tag, never a guess
     'DeepSeek, ASCII bars': ('<|tool▁calls▁begin|><|tool▁call▁begin|>function<|tool▁sep|>f\n```json\n{"a": 1}\n```<|tool▁call▁end|><|tool▁calls▁end|>',
                              [ToolCall('f', {'a': 1})], []),
     'Gemma 4, same call twice': ('<|tool_call>call:read{path:<|"|>a<|"|>}call:read{path:<|"|>b<|"|>}<tool_call|>',

@@ -1,5 +1,5 @@
 "Adversarial inputs and random-chunking stream tests for fncall.parse (outcomes, and work counted: no clock limits)"
-import json, random
+import gc, json, random, sys, tracemalloc
 import pytest
 from fncall.parse import ToolCall, ToolCallParser, StreamParser, Dialect
 from work import copy_ratio, step_ratio, time_ratio
@@ -263,6 +263,27 @@ def test_stream_big_text(name, chunk):
     assert sp.result() == p.parse(text)
     assert len([e for e in evs if e.type == 'start']) == len([e for e in evs if e.type in ('end', 'error') and e.index is not None])
     assert step_ratio(lambda n: mk(n), lambda t: _stream(t, chunk, cap), 64) < 12  # mk(64) is 8x smaller than mk(8)
+
+def _peak(f):
+    "Peak bytes `f()` allocates, by tracemalloc: counted, the same at any load"
+    gc.collect(); tracemalloc.start()
+    try: f(); return tracemalloc.get_traced_memory()[1]
+    finally: tracemalloc.stop()
+
+def test_stream_memory():
+    "In 64-char chunks, a stream keeps its text in few blocks (a str a chunk costs ~50 bytes more than its 64 chars: 1.8x the text), and all it holds beyond what parse's result holds is about that text; result() is parse's"
+    body = 'x = \\"a\\\\\\\\b\\"\\n' * 200  # escapes a chunk may split
+    text = ''.join(f'Step {i}.\n<tool_call>\n{{"name": "write", "arguments": {{"path": "m{i}.py", "body": "{body}"}}}}\n</tool_call>\n' for i in range(100))
+    def stream():
+        sp = StreamParser()
+        for i in range(0, len(text), 64): sp.feed(text[i:i+64])
+        sp.close()
+        return sp
+    sp = stream()
+    assert sum(map(sys.getsizeof, sp.chunks)) < 1.05 * len(text)
+    assert _peak(stream) - _peak(lambda: P.parse(text)) < 1.3 * len(text)  # 1.95x when it kept every chunk
+    r = P.parse(text)
+    assert len(r.tool_calls) == 100 and sp.result() == r
 
 GROWING = {  # text of about n chars, built to make a parser go back over it; the last ones are the issue's (26)
     '{ repeated': lambda n: '{' * n,
