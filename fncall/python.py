@@ -109,7 +109,7 @@ class RunResult:
 @patch
 def run(self:Sandbox,
     code:str, # Python code to run in the worker's namespace
-)->RunResult:
+)->'RunResult':
     "Run `code` in the worker and report what happened; runs from several threads take turns, each timed from its own start"
     if not isinstance(code, str): raise TypeError(f'code must be a str, got {type(code).__name__}')
     with self._lock:
