@@ -38,10 +38,10 @@ class CallError:
 @dataclass
 class ParseResult:
     "Every tool call found in `raw_text`, and what looked like a call but failed"
-    tool_call:ToolCall|None # the first call, or None
+    tool_call:'ToolCall|None' # the first call, or None
     raw_text:str # the text that was parsed
-    tool_calls:list=field(default_factory=list) # every call, in order
-    errors:list=field(default_factory=list) # a `CallError` for each failed call
+    tool_calls:list # every call, in order
+    errors:list # a `CallError` for each failed call
     content:str='' # the text without call markup and reasoning, as a chat UI shows it
     reasoning:str='' # the model's reasoning (`<think>...</think>` and the like)
 
@@ -54,7 +54,7 @@ class ToolCallParser:
     def __init__(self,
                  marker:str='TOOL_CALL', # literal text that announces a JSON tool call
                  max_payload_chars:int=8000, # a call's text longer than this is refused before it is parsed
-                 dialects=None): # the dialects to read (instances or names); default: every registered one
+                 dialects:list|None=None): # the dialects to read (instances or names); default: every registered one
         if not isinstance(marker, str) or not marker.strip() or len(marker) > 64:
             raise ValueError(f'marker must be a non-blank string of at most 64 characters, got {marker!r}')
         if isinstance(max_payload_chars, bool) or not isinstance(max_payload_chars, int) or max_payload_chars < 1:
@@ -84,8 +84,8 @@ class ToolCallParser:
 
     def parse(self,
               text:str, # model output
-              tools=None # tool names, schemas or functions: calls to anything else become errors; schemas name positional arguments
-             ) -> ParseResult:
+              tools:list|None=None # tool names, schemas or functions: calls to anything else become errors; schemas name positional arguments
+             ) -> 'ParseResult':
         "Every tool call in `text`, in order, and an error for each thing that looked like a call but failed"
         if not isinstance(text, str): raise TypeError(f'text must be a str, got {type(text).__name__}')
         ctx = self._ctx(tools)
@@ -100,8 +100,8 @@ class StreamEvent:
     type:str # 'text', 'reasoning', 'start', 'delta', 'end' or 'error'
     tool_name:str|None=None # the tool, from 'start' on
     text:str|None=None # 'text', 'reasoning': more of it; 'delta': more of the arguments as the model wrote them; 'end': the final arguments as JSON
-    tool_call:ToolCall|None=None # the finished call ('end')
-    error:CallError|None=None # what went wrong ('error')
+    tool_call:'ToolCall|None'=None # the finished call ('end')
+    error:'CallError|None'=None # what went wrong ('error')
     index:int|None=None # which call of the stream the event belongs to (calls in an array stream side by side)
     repaired:bool=False # 'end': the model's arguments were not valid JSON, so the deltas do not parse to the final arguments
 
@@ -109,8 +109,8 @@ class StreamEvent:
 class StreamParser:
     "Tool calls from text that arrives in chunks: `feed(delta)` and `close()` return `StreamEvent`s"
     def __init__(self,
-                 tools=None, # as for `ToolCallParser.parse`
-                 parser:ToolCallParser|None=None): # its marker and limits are used
+                 tools:list|None=None, # as for `ToolCallParser.parse`
+                 parser:'ToolCallParser|None'=None): # its marker and limits are used
         if parser is not None and not isinstance(parser, ToolCallParser): raise TypeError(f'parser must be a ToolCallParser, got {type(parser).__name__}')
         self.parser = parser or ToolCallParser()
         self.ctx,self.events,self.raw = self.parser._ctx(tools),[],{}
@@ -135,7 +135,7 @@ class StreamParser:
         self.drv.feed('', final=True)
         return self._take()
 
-    def result(self) -> ParseResult:
+    def result(self) -> 'ParseResult':
         "Everything seen so far, as `ToolCallParser.parse` would give it"
         text = ''.join(self.chunks)
         self.chunks,self.blocks = [text],1
