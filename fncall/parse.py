@@ -925,7 +925,7 @@ def _start_span(self:_Scanner, text, i):
     if self.hook is None and _jsonish.match(text, i) and (j := self._fast(text, i)): return j
     self.pieces,self.sp_local,self.stack,self.ncurly,self.nsquare,self.top = [],i,[],0,0,text[i]
     self.mode = 'code'
-    if self.hook: self.hook.span_start(self.sp)
+    if self.hook: self.hook._span_start(self.sp)
     return self._open(text, i)
 
 @patch
@@ -968,7 +968,7 @@ def _head_ok(self:_Scanner, text, i):
 @patch
 def _head(self:_Scanner, a, n):
     self.sp.heads.append(a)
-    if self.hook: self.hook.frame(a, n)
+    if self.hook: self.hook._frame(a, n)
 
 @patch
 def _close(self:_Scanner, text, i):
@@ -979,7 +979,7 @@ def _close(self:_Scanner, text, i):
         if o == '{': self.ncurly -= 1
         else: self.nsquare -= 1
         if o == want: break
-    if self.hook and len(self.stack) <= 2: self.hook.closed(self.base+i+1, len(self.stack))
+    if self.hook and len(self.stack) <= 2: self.hook._closed(self.base+i+1, len(self.stack))
     if not self.stack: self.mode = 'after'
     return i+1
 
@@ -1087,7 +1087,7 @@ def _flush(self:_Scanner, text, stop):
 def _keep(self:_Scanner, s):
     if self.sp.size <= self.cap: self.pieces.append(s[:self.cap+1-self.sp.size])
     self.sp.size += len(s)
-    if self.hook: self.hook.progress(self.sp, s)
+    if self.hook: self.hook._progress(self.sp, s)
 
 @patch
 def _end_span(self:_Scanner, i, text):
@@ -1112,7 +1112,7 @@ def xml_call(self:_Scanner, name, a):
     "A call of `name` starts at `a`"
     self._xml_end_call(a)
     self.xml['call'] = _Item('xml', 'xml', a, name=name, params={})
-    if self.hook: self.hook.xml_start(self.xml['call'])
+    if self.hook: self.hook._xml_start(self.xml['call'])
 
 @patch
 def _xml_param(self:_Scanner, name, local):
@@ -1529,7 +1529,7 @@ def _end(self:StreamParser, tc, idx):
 
 # %% ../nbs/06_parse.ipynb #955153c9
 @patch
-def span_start(self:StreamParser, sp):
+def _span_start(self:StreamParser, sp):
     "The scan opened JSON span `sp` (a Mistral `name{...}` call starts at once)"
     self.frames,self.active,self.pos,self.sp = [],[],sp.start,sp
     if sp.name and self._ok(sp.name):  # Mistral `name{...}`: the whole span is the arguments
@@ -1538,12 +1538,12 @@ def span_start(self:StreamParser, sp):
         self.frames.append(f); self.active.append(f)
 
 @patch
-def frame(self:StreamParser, a, depth):
+def _frame(self:StreamParser, a, depth):
     "An object that may be a call starts at `a`"
     f = _Frame(a, depth); self.frames.append(f); self.active.append(f)
 
 @patch
-def closed(self:StreamParser, pos, depth):
+def _closed(self:StreamParser, pos, depth):
     "A closer left the span at `depth`: it may end the last frame's arguments or the frame (frames follow each other, none nests)"
     if not self.frames: return
     f = self.frames[-1]
@@ -1551,7 +1551,7 @@ def closed(self:StreamParser, pos, depth):
     if depth == f.depth-1 and f.end is None: f.end = pos
 
 @patch
-def progress(self:StreamParser, sp, s):
+def _progress(self:StreamParser, sp, s):
     "The scan read text `s` of span `sp`: deltas of the started calls, a look for the name of the others"
     p0,p1 = self.pos,self.pos+len(s)
     self.pos,done = p1,False
@@ -1590,7 +1590,7 @@ def _sniff(self:StreamParser, f, s, p0, p1):
     f.sent,f.done = hi,f.args_end is not None
 
 @patch
-def xml_start(self:StreamParser, it):
+def _xml_start(self:StreamParser, it):
     "An XML call `it` starts"
     if self._ok(it.name): it.started,it.idx = True,self._start(it.name, it.start)
 
