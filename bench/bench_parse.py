@@ -1,30 +1,20 @@
 """Speed of fncall.parse. Throughput on the corpus of real model output and on a 1 MB response (ratios to json.loads of the same
 payloads, measured alongside), then time per char from 1 KB to 10 MB, parsed whole and streamed in 256-char chunks, for the
 calls of every dialect and for adversarial inputs: linear time is a flat row, and `x` (how much the time per char grew from
-a smaller size to a larger one) should stay under 1.5; where it does not, the row is timed again with CPython's GC off. Run: python bench/bench_parse.py [--quick] [--before DIR]
+a smaller size to a larger one) should stay under 1.5; where it does not, the row is timed again with CPython's GC off. The rows time CPU,
+not wall-clock, time (all timings here do), so other processes on a loaded machine count less. Run: python bench/bench_parse.py [--quick] [--before DIR] [--only PART] [--rows REGEX]
 --quick stops at 1 MB; --before DIR also times, side by side, the fncall package in DIR/fncall (e.g. `git archive OLD fncall`)."""
-import argparse, gc, importlib.util, json, pathlib, statistics, sys, time, tracemalloc
+import argparse, gc, importlib.util, json, pathlib, re, sys, time, tracemalloc
 from fncall import parse as NEW
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent/'tests'))
 from test_corpus import CORPUS, load
 from test_parse import GROWING
 
 def timed(f):
-    "Seconds one run of `f` takes, after collecting earlier garbage"
+    "CPU seconds one run of `f` takes, after collecting earlier garbage"
     gc.collect()
-    t = time.perf_counter(); f()
-    return time.perf_counter()-t
-
-def per_char(f, n, budget=0.3):
-    "Best seconds per char of `f` over `n` chars: the best of batches of runs that take 30 ms or more (one run, for a long one), for `budget` seconds"
-    k = max(1, int(0.03 / max(timed(f), 1e-6)))  # runs a batch
-    ts,spent = [],0
-    while spent < budget or len(ts) < 2:
-        gc.collect()
-        t = time.perf_counter()
-        for _ in range(k): f()
-        ts.append((time.perf_counter()-t)/k); spent += ts[-1]*k
-    return min(ts)/n
+    t = time.process_time(); f()
+    return time.process_time()-t
 
 def interleaved(fs, n=9):
     "Per-round seconds of each of `fs`, run in turn for `n` rounds so machine noise hits them alike"
@@ -154,9 +144,9 @@ def sizes_per_char(f, texts, cap, rounds, gc_off=False):
             if len(t) >= 100_000 or gc_off: gc.collect()  # its garbage; a small run's batch would come cache-cold after it
             if gc_off: gc.disable()
             try:
-                t0 = time.perf_counter()
+                t0 = time.process_time()  # CPU time: the time others' processes take the CPU is not the parser's
                 for _ in range(k[j]): f(t)
-                dt = (time.perf_counter()-t0)/k[j]
+                dt = (time.process_time()-t0)/k[j]
             finally: gc.enable()
             if r == 0: k[j] = max(1, int(0.02/dt))
             best[j] = dt/len(t) if best[j] is None else min(best[j], dt/len(t))
@@ -167,22 +157,24 @@ def _growth(us):
     ok = [u for u in us if u is not None]
     return max(u/min(ok[:i+1]) for i,u in enumerate(ok))
 
-def scaling(mods, sizes):
+def scaling(mods, sizes, rows=None):
     head = ' '.join(f'{n:>7,}'.replace(',000,000', 'M').replace(',000', 'k') for n in sizes)
     for tag,P in mods.items():
         print(f'\n{tag}: µs per char, parsed whole | streamed in 256-char chunks; x: how much it grew (linear: near 1)')
         print(f'  {"dialect":30} {head}        | {head}')
-        for name,unit in dialect_texts().items(): row(name, lambda n, u=unit: u * max(1, n // len(u)), P, sizes)
+        for name,unit in dialect_texts().items():
+            if not rows or re.search(rows, name): row(name, lambda n, u=unit: u * max(1, n // len(u)), P, sizes)
         print(f'  {"adversarial":30}')
-        for name,mk in ADVERSARIAL.items(): row(name, mk, P, sizes)
+        for name,mk in ADVERSARIAL.items():
+            if not rows or re.search(rows, name): row(name, mk, P, sizes)
 
 if __name__ == '__main__':
     a = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    a.add_argument('--quick', action='store_true'); a.add_argument('--before')
+    a.add_argument('--quick', action='store_true'); a.add_argument('--before'); a.add_argument('--rows', help='a regex: only the scaling rows it finds')
     a.add_argument('--only', choices=['corpus', 'throughput', 'stream', 'scaling'])
     o = a.parse_args()
     mods = {'now': NEW} | ({'before': load_before(o.before)} if o.before else {})
     if o.only in (None, 'corpus'): corpus(mods)
     if o.only in (None, 'throughput'): throughput(mods)
     if o.only in (None, 'stream'): stream(mods)
-    if o.only in (None, 'scaling'): scaling(mods, SIZES[:4] if o.quick else SIZES)
+    if o.only in (None, 'scaling'): scaling(mods, SIZES[:4] if o.quick else SIZES, o.rows)
