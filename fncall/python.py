@@ -8,13 +8,13 @@ Docs: https://fncall.github.io/fncall/python.html.md"""
 __all__ = ['python', 'python_tool', 'Sandbox', 'RunResult']
 
 # %% ../nbs/02_python.ipynb #ed44e850
-import contextlib, contextvars, ctypes, errno, fcntl, functools, importlib.util, io, json, math, os, queue, re, secrets, select, selectors, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time, weakref
+import contextlib, contextvars, ctypes, errno, fcntl, functools, importlib.util, io, json, math, os, queue, re, secrets, select, selectors, shutil, signal, socket, stat, struct, subprocess, sys, tempfile, threading, time, weakref
 from concurrent.futures import Future
 from dataclasses import dataclass
 from fastcore.basics import patch
 from .call import _caller, _outwards
 from .runner import (_BOOT, _Call, _STATUSES, _Taken, _Timeout, _alive, _attempt, _check_timeout, _children, _compile, _fmt_exc,
-                           _guard, _is_lib, _janitor, _kill_tree, _kill_uid, _procs, _rm_owned, _release, _status, _tls, _tree, _watchdog)
+                           _SHARED, _guard, _is_lib, _janitor, _kill_tree, _kill_uid, _procs, _rm_owned, _release, _status, _tls, _tree, _watchdog)
 
 # %% ../nbs/02_python.ipynb #96253681
 def python(
@@ -86,7 +86,7 @@ class Sandbox:
         self.isolation = _isolation(isolation, self._own)
         if self.isolation == 'process' and (self.ro or self.rw): raise ValueError('ro= and rw= need namespaces (bubblewrap): outside them the code sees what its uid may see')
         self._proc, self.uid, self.dir, self._id, self._busy, self._cancel, self._lock = None, None, None, 0, None, None, threading.Lock()
-        self._cg, self._note, self.limits = None, '', {} # `limits`: what enforces each limit, set as the worker starts
+        self._cg, self._queues, self._ram, self._note, self._checked, self.limits = None, False, set(), '', -math.inf, {} # `limits`: what enforces each limit, set as the worker starts
         _catch_term()
         self._start()
 
@@ -255,19 +255,22 @@ def _free_uid():
 _CHECK, _IDLE_CHECK = 0.1, 0.5 # seconds between checks of the memory a sandbox's processes hold, during a run and between runs (where no cgroup bounds it)
 
 def _held(pids):
-    "MB of anonymous and shared memory `pids` hold: their proportional share (a page `n` of them share counts 1/n in each, so forked children are not counted twice)"
+    "MB of anonymous and shared memory `pids` hold: their proportional share (a page `n` of them share counts 1/n in each, so forked children are not counted twice); inf if one hides it (a process that is not dumpable: it ran a file it may not read)"
     kb = 0
     for p in pids:
-        with contextlib.suppress(OSError, IndexError, ValueError), open(f'/proc/{p}/smaps_rollup', 'rb') as f:
-            d = {l.split(b':')[0]: int(l.split()[1]) for l in f if l.startswith(b'Pss')}
-            kb += d[b'Pss_Anon'] + d.get(b'Pss_Shmem', 0) if b'Pss_Anon' in d else d.get(b'Pss', 0) # before Linux 5.10: all of it, files too; a zombie: none
+        try:
+            with open(f'/proc/{p}/smaps_rollup', 'rb') as f:
+                d = {l.split(b':')[0]: int(l.split()[1]) for l in f if l.startswith(b'Pss')}
+                kb += d[b'Pss_Anon'] + d.get(b'Pss_Shmem', 0) if b'Pss_Anon' in d else d.get(b'Pss', 0) # before Linux 5.10: all of it, files too; a zombie: none
+        except PermissionError: return math.inf
+        except (OSError, IndexError, ValueError): pass # it ended
     return kb/1024
 
 _syscall = ctypes.CDLL(None, use_errno=True).syscall
 _PIDFD_GETFD, _SIOCOUTQ, _FIONREAD = 438, 0x5411, 0x541B
 
 def _queued(pids):
-    "MB waiting in the kernel buffers of the sockets and pipes `pids` hold (each counted once): memory the address-space limit does not see. None if they can't be read (no pidfd_getfd before Linux 5.6, or no right to borrow their descriptors)"
+    "MB waiting in the kernel buffers of the sockets and pipes `pids` hold (each counted once): memory the address-space limit does not see. None if the kernel can't say (no pidfd_getfd before Linux 5.6), inf if we may not borrow their descriptors"
     seen, b = set(), 0
     for p in pids:
         try: pfd = os.pidfd_open(p)
@@ -285,7 +288,7 @@ def _queued(pids):
 
 def _queue(pfd, fd, sock):
     "Bytes waiting in socket or pipe `fd` of the process with pidfd `pfd` (borrowed with pidfd_getfd): a pipe's content; a stream socket's queues, in and out (where both ends are the sandbox's, a byte counts in each); a datagram socket's output and all its input buffer may hold (FIONREAD shows one datagram)"
-    if (mine := _syscall(_PIDFD_GETFD, pfd, fd, 0)) < 0: return None if ctypes.get_errno() in (errno.ENOSYS, errno.EPERM) else 0 # else closed meanwhile
+    if (mine := _syscall(_PIDFD_GETFD, pfd, fd, 0)) < 0: return {errno.ENOSYS: None, errno.EPERM: math.inf}.get(ctypes.get_errno(), 0) # else closed meanwhile
     n = lambda req: struct.unpack('i', fcntl.ioctl(mine, req, b'\0'*4))[0]
     try:
         if not sock: return n(_FIONREAD)
@@ -295,6 +298,43 @@ def _queue(pfd, fd, sock):
         return n(_SIOCOUTQ) + (n(_FIONREAD) if stream else rcv)
     except OSError: return 0 # a listening socket, say
     finally: os.close(mine)
+
+def _ram_devs():
+    "Device numbers of the filesystems mounted here whose files are memory (tmpfs, ramfs)"
+    devs = set()
+    with contextlib.suppress(OSError, ValueError, IndexError), open('/proc/self/mountinfo') as f:
+        for l in f:
+            if (p := l.split())[p.index('-')+1] in ('tmpfs', 'ramfs'): devs.add(os.makedev(*map(int, p[2].split(':'))))
+    return devs
+
+def _in_ram(pids, dirs, devs):
+    "MB of the files on a filesystem in memory (device in `devs`) that a sandbox keeps: those under `dirs` ((directory, the uid whose files count there, or None for all)) and those `pids` hold open, each file once"
+    size, todo = {}, list(dirs)
+    def add(st):
+        if st.st_dev in devs and stat.S_ISREG(st.st_mode): size[st.st_dev, st.st_ino] = st.st_blocks*512
+    while todo:
+        d, uid = todo.pop()
+        with contextlib.suppress(OSError), os.scandir(d) as es:
+            for e in es:
+                with contextlib.suppress(OSError):
+                    st = e.stat(follow_symlinks=False)
+                    if uid is not None and st.st_uid != uid: continue
+                    if stat.S_ISDIR(st.st_mode): todo.append((e.path, uid))
+                    else: add(st)
+    for p in pids:
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f'/proc/{p}/fd'):
+                with contextlib.suppress(OSError): add(os.stat(f'/proc/{p}/fd/{fd}'))
+    return sum(size.values())/2**20
+
+def _ram_dirs(d, uid, ns, devs):
+    "Where a sandbox keeps files in memory: its directory `d` (all of it) and, as root outside namespaces, its `uid`'s files in the shared temporary directories; those of them on a filesystem in `devs`"
+    ds = [(d, None)] + [(s, uid) for s in (_SHARED if uid is not None and not ns else ())]
+    return [(p, u) for p,u in ds if _dev(p) in devs]
+
+def _dev(path):
+    try: return os.stat(path).st_dev
+    except OSError: return None
 
 # %% ../nbs/02_python.ipynb #e79dfd11
 @functools.cache
@@ -487,13 +527,19 @@ def _lines(buf):
     return lines
 
 def _answer(line, rid):
-    "The worker's answer to request `rid` if `line` is one with every field of the right type, else None (a stale or forged line)"
+    "The worker's answer to request `rid` if `line` is one with every field of the right type and its text UTF-8, else None (a stale or forged line)"
     if not line.startswith(b'{'): return None # the empty line the worker sends before an answer, say
     try: a = json.loads(line.decode(errors='replace'))
     except (ValueError, RecursionError): return None
     ok = (isinstance(a, dict) and type(a.get('id')) is int and a['id']==rid and a.get('status') in _STATUSES
-          and isinstance(a.get('result'), (str, type(None))) and isinstance(a.get('error'), str) and type(a.get('cut')) is bool)
+          and isinstance(a.get('result'), (str, type(None))) and isinstance(a.get('error'), str) and type(a.get('cut')) is bool and _utf8(a['result']) and _utf8(a['error']))
     return a if ok else None
+
+_SURROGATE = re.compile('[\ud800-\udfff]')
+
+def _utf8(s):
+    "Can `s` (or None) be encoded as UTF-8? Not with a lone surrogate, which JSON's escapes can carry; the worker's own answers never do (it replaces what can't be encoded)"
+    return s is None or s.isascii() or not _SURROGATE.search(s)
 
 # %% ../nbs/02_python.ipynb #9571f68b
 _GRACE = 1.0 # seconds the parent waits past `timeout` for the worker's own timeout before killing it
@@ -535,6 +581,7 @@ def _start(self:Sandbox, cgroup=True):
     ns, base = self.isolation == 'namespace', _cgroup_base() if cgroup else None
     self.uid = _free_uid() if self._own else None
     self.dir = tempfile.mkdtemp(prefix='fncall-sandbox-')
+    _tell(dir=self.dir, pid=None, uid=self.uid, ns=ns, cg=None) # at once: the host may die before the worker is started
     self._cg = _cgroup(base, self.cfg['memory_mb'])
     (req_r, req_w), (resp_r, resp_w) = os.pipe(), os.pipe()
     try:
@@ -548,7 +595,7 @@ def _start(self:Sandbox, cgroup=True):
                             pass_fds=(req_r, resp_w), cwd=self.dir, env=env, start_new_session=True, **ids))
     except BaseException as e:
         for fd in (req_w, resp_r): os.close(fd)
-        shutil.rmtree(self.dir, ignore_errors=True); _taken.discard(self.uid)
+        shutil.rmtree(self.dir, ignore_errors=True); _taken.discard(self.uid); _tell(gone=self.dir)
         if self._cg: _rm_cgroup(self._cg)
         if isinstance(e, PermissionError): raise PermissionError(f'the sandbox user cannot run the worker interpreter {self.exe!r}: pass `executable=` one that any user may run') from e
         raise
@@ -565,7 +612,11 @@ def _start(self:Sandbox, cgroup=True):
     for fd in (self._proc.stdout.fileno(), self._proc.stderr.fileno(), self._resp, self._req): os.set_blocking(fd, False)
     for fd in (self._proc.stdout.fileno(), self._proc.stderr.fileno(), self._resp): self._ep.register(fd, select.EPOLLIN)
     with contextlib.suppress(OSError): _write_all(self._req, json.dumps(_source()).encode()+b'\n', time.monotonic()+_START)
-    self.limits = self._limits(self._ready(), base)
+    got = self._ready()
+    self._queues = self._cg is None and got['seccomp'] and (q := _queued({self._worker_pid()})) is not None and q < math.inf # can we count what waits in its buffers?
+    self._ram = _ram_devs() if self._cg is None else set() # where no cgroup counts what it writes to a tmpfs, the parent does
+    self._ram_dirs = _ram_dirs(self.dir, self.uid, ns, self._ram)
+    self.limits = self._limits(got, base)
     if not self._cg: _watch(self)
 
 @patch
@@ -588,17 +639,19 @@ def _ready(self:Sandbox):
 def _limits(self:Sandbox, got, base):
     "What enforces each limit here, given what the worker could set (`got`) and the cgroup base it was made under; None where nothing does"
     c, ns, mb = self.cfg, self.isolation == 'namespace', self.cfg['memory_mb']
-    counted = self._cg is None and got['seccomp'] and _queued({self._worker_pid()}) is not None
+    files = 'its directory' + (", its uid's files in /tmp and /dev/shm" if self._own and not ns else '') + ' and the files they hold open'
     return dict(timeout=f'{self.timeout} s a run: the worker raises TimeoutError, and is killed {_GRACE} s later if still running',
-        memory_mb=(f'{mb} MB for all its processes together, kernel memory included: cgroup v{base[1]}' + (' (its TCP buffers: as much again)' if base[1] == 1 else '')
-                   if self._cg else f'{mb} MB for all its processes together: what they hold (and queue in sockets and pipes), checked every {_CHECK} s of a run and {_IDLE_CHECK} s between runs')
-                  + f'; {mb} MB of address space a process: RLIMIT_AS',
-        kernel_memory='counted in memory_mb by the cgroup' if self._cg else 'socket and pipe buffers kept at the system default (seccomp), and what is queued in them counted in memory_mb' if counted else None,
+        memory_mb=(f'{mb} MB for all its processes together, kernel memory and files on a tmpfs included: cgroup v{base[1]}' + (' (its TCP buffers: as much again)' if base[1] == 1 else '')
+                   if self._cg else f'{mb} MB for all its processes together: what they hold, {"queue in sockets and pipes, " if self._queues else ""}and keep in files on a tmpfs ({files}), checked every {_CHECK} s of a run and {_IDLE_CHECK} s between runs')
+                  + f'; {mb} MB of address space a process: RLIMIT_AS' + (f'; its own /tmp and /dev/shm: {mb//2} MB each (tmpfs sizes)' if ns else '')
+                  + ("; not what it leaves in /dev/shm (or a /tmp on a tmpfs): without root it can't be told from yours, and it outlives the sandbox" if not (ns or self._own) else ''),
+        kernel_memory='counted in memory_mb by the cgroup' if self._cg else 'socket and pipe buffers kept at the system default (seccomp), and what is queued in them counted in memory_mb' if self._queues else None,
         cpu_s=f"{c['cpu_s']} CPU seconds a process: RLIMIT_CPU",
         nproc=f"{c['nproc']} processes of " + ('its own uid' if self._own else 'your uid, all of yours counted') + ': RLIMIT_NPROC',
         fsize_mb=f"{c['fsize_mb']} MB a file: RLIMIT_FSIZE", nofile=f"{c['nofile']} open files a process: RLIMIT_NOFILE",
         max_output=f"{c['max_output']} characters kept of each stream, the result and the error, head and tail: the parent",
-        refused='memfd, SysV shared memory, message queues and semaphores, POSIX message queues, new user namespaces, mounts: seccomp' if got['seccomp'] else None,
+        refused=('memfd, SysV shared memory, message queues and semaphores, POSIX message queues, keyrings, inotify and fanotify, '
+                 'becoming non-dumpable, new user namespaces, mounts: seccomp') if got['seccomp'] else None,
         processes='out of sight: a pid namespace of its own' if ns else 'only its own uid\'s in its /proc (hidepid); out of reach: a uid of its own' if got['hidden'] else None)
 
 # %% ../nbs/02_python.ipynb #3cb616d3
@@ -653,7 +706,7 @@ def _exchange(self:Sandbox, code, out, err):
 # %% ../nbs/02_python.ipynb #9b6be86b
 @patch
 def _run(self:Sandbox, code):
-    t0, ns = time.monotonic(), self.isolation == 'namespace'
+    t0, ns, mb = time.monotonic(), self.isolation == 'namespace', self.cfg['memory_mb']
     note, self._note = self._note or self._idle_check(), ''
     if self._proc is not None and (rc := self._proc.poll()) is not None: # it died while idle: this code still runs, in a fresh one
         note = f'[{_why(rc, ns, self.cfg["cpu_s"])} since the last run; it was restarted: state was reset]'
@@ -666,7 +719,7 @@ def _run(self:Sandbox, code):
     else:
         r.status, r.reset = how if how in ('timeout', 'cancelled', 'memory') else 'killed', True
         why = {'timeout': f'TimeoutError: no answer within {self.timeout} s', 'cancelled': 'CancelledError: the run did not stop when cancelled',
-               'memory': f"MemoryError: the sandbox's processes held {round(a['held']) if a else 'more than'} MB together, over memory_mb={self.cfg['memory_mb']}"}.get(how) or _why(self._proc.poll(), ns, self.cfg['cpu_s'])
+               'memory': "MemoryError: the sandbox's processes " + (_held_text(a['held']) if a else 'held too much together') + f", over memory_mb={mb}" + ('' if a else ': the kernel killed one')}.get(how) or _why(self._proc.poll(), ns, self.cfg['cpu_s'])
         r.error = f'{why}; it was killed and restarted: state was reset (variables, imports, functions and files are gone)'
         self._stop(); self._start()
     r.duration = time.monotonic()-t0
@@ -674,16 +727,22 @@ def _run(self:Sandbox, code):
 
 @patch
 def _mb(self:Sandbox):
-    "MB its processes hold, and, where no cgroup counts them, queue in their sockets and pipes"
+    "MB its processes hold, and, where no cgroup counts them, queue in their sockets and pipes and keep in files on a tmpfs"
     m = self._members()
-    return _held(m) + ((_queued(m) or 0) if self._cg is None else 0)
+    return _held(m) + ((_queued(m) or 0) if self._queues else 0) + (_in_ram(m, self._ram_dirs, self._ram) if self._ram else 0)
 
 @patch
 def _idle_check(self:Sandbox):
-    "Between runs, where no cgroup bounds its memory: if its processes hold more than `memory_mb`, stop the worker (the next run starts a fresh one) and say why"
-    if self._proc is None or self._cg is not None or self._proc.poll() is not None or (mb := self._mb()) <= self.cfg['memory_mb']: return ''
+    "Between runs, where no cgroup bounds its memory, at most once every `_CHECK` s (a check scans /proc: 100 times a quick run): if its processes hold more than `memory_mb`, stop the worker (the next run starts a fresh one) and say why"
+    if self._proc is None or self._cg is not None or self._proc.poll() is not None or time.monotonic() < self._checked+_CHECK: return ''
+    self._checked = time.monotonic()
+    if (mb := self._mb()) <= self.cfg['memory_mb']: return ''
     self._stop()
-    return f"[the sandbox's processes held {round(mb)} MB together between runs, over memory_mb={self.cfg['memory_mb']}: they were killed, and the worker restarted: state was reset]"
+    return f"[the sandbox's processes {_held_text(mb)} between runs, over memory_mb={self.cfg['memory_mb']}: they were killed, and the worker restarted: state was reset]"
+
+def _held_text(mb):
+    "What the memory check saw, said: the MB held, or that a process hid it (which counts as over the limit)"
+    return 'hid what they held (one made itself unreadable)' if mb == math.inf else f'held {round(mb)} MB together'
 
 _watched, _watcher = weakref.WeakSet(), [] # the sandboxes whose memory no cgroup bounds, and the thread checking them between runs
 
@@ -733,9 +792,11 @@ _prev = {} # the SIGTERM and SIGHUP handlers ours chain to
 def _on_term(signum, frame):
     "SIGTERM or SIGHUP: stop every sandbox, then do what the handler before ours did (by default: die of the signal as if it had not been caught)"
     prev = _prev.get(signum, signal.SIG_DFL)
-    if not callable(prev): _ending.set() # the process dies now: no worker may start again
+    _ending.set() # no worker may start again: a run on another thread would restart the one we kill, and the handler before ours may end the process
     for f in list(_live): f()
-    if callable(prev): return prev(signum, frame)
+    if callable(prev):
+        try: return prev(signum, frame)
+        finally: _ending.clear() # it returned (or raised): the process goes on, and its finalizers run at exit
     signal.signal(signum, signal.SIG_DFL)
     os.kill(os.getpid(), signum)
 

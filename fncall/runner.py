@@ -254,11 +254,14 @@ def _serve(code, ns, timeout, cap):
     return dict(status=status, result=None if res is None else _clip(res, cap), error=err[-cap:], cut=cut)
 
 # %% ../nbs/02_python.ipynb #a1e0c006
-# audit arch; refused (EPERM): memfd_create, memfd_secret, shmget, msgget, semget, mq_open, unshare, mount, open_tree..fsmount (the new mount API);
-# clone3 (ENOSYS: libc falls back to clone); clone; setsockopt and fcntl (checked when socket and pipe buffers are counted by no cgroup)
-_SECCOMP = {'x86_64': dict(arch=0xc000003e, refused=(319, 447, 29, 68, 64, 240, 272, 165, 428, 429, 430, 431, 432), clone3=435, clone=56, setsockopt=54, fcntl=72),
-            'aarch64': dict(arch=0xc00000b7, refused=(279, 447, 194, 186, 190, 180, 97, 40, 428, 429, 430, 431, 432), clone3=435, clone=220, setsockopt=208, fcntl=25)}
-_CLONE_NEWUSER, _SOL_SOCKET, _BUFFER_OPTS, _F_SETPIPE_SZ = 0x10000000, 1, (7, 8, 32, 33), 1031 # SO_SNDBUF, SO_RCVBUF, SO_SNDBUFFORCE, SO_RCVBUFFORCE
+# audit arch; refused (EPERM): memfd_create, memfd_secret, shmget, msgget, semget, mq_open, unshare, mount, open_tree..fsmount (the new mount API),
+# add_key, request_key, keyctl, inotify_init (x86-64 only), inotify_init1, fanotify_init; clone3 (ENOSYS: libc falls back to clone); clone; prctl;
+# setsockopt and fcntl (checked when socket and pipe buffers are counted by no cgroup)
+_SECCOMP = {'x86_64': dict(arch=0xc000003e, refused=(319, 447, 29, 68, 64, 240, 272, 165, 428, 429, 430, 431, 432, 248, 249, 250, 253, 294, 300),
+                           clone3=435, clone=56, prctl=157, setsockopt=54, fcntl=72),
+            'aarch64': dict(arch=0xc00000b7, refused=(279, 447, 194, 186, 190, 180, 97, 40, 428, 429, 430, 431, 432, 217, 218, 219, 26, 262),
+                            clone3=435, clone=220, prctl=167, setsockopt=208, fcntl=25)}
+_CLONE_NEWUSER, _PR_SET_DUMPABLE, _SOL_SOCKET, _BUFFER_OPTS, _F_SETPIPE_SZ = 0x10000000, 4, 1, (7, 8, 32, 33), 1031 # SO_SNDBUF, SO_RCVBUF, SO_SNDBUFFORCE, SO_RCVBUFFORCE
 
 def _seccomp_prog(nrs, buffers):
     "The filter's instructions for the system call numbers `nrs` of one architecture; with `buffers`, growing a socket's or a pipe's buffer is refused too"
@@ -266,9 +269,10 @@ def _seccomp_prog(nrs, buffers):
     eq = lambda k, t=0, f=0: (0x15, t, f, k) # jump to label `t` if A == k, else `f` (0: the next instruction)
     ret = lambda v: (0x06, 0, 0, v)
     p = [ld(4), eq(nrs['arch'], 0, 'deny'), ld(0), (0x35, 'deny', 0, 0x40000000)] # another arch, or x32 (nr >= 0x40000000)
-    p += [eq(nr, 'deny') for nr in nrs['refused']] + [eq(nrs['clone3'], 'nosys'), eq(nrs['clone'], 'clone')]
+    p += [eq(nr, 'deny') for nr in nrs['refused']] + [eq(nrs['clone3'], 'nosys'), eq(nrs['clone'], 'clone'), eq(nrs['prctl'], 'prctl')]
     if buffers: p += [eq(nrs['setsockopt'], 'sockopt'), eq(nrs['fcntl'], 'fcntl')]
     p += [ret(0x7fff0000), 'clone', ld(16), (0x45, 'deny', 0, _CLONE_NEWUSER), ret(0x7fff0000)] # ALLOW; clone with CLONE_NEWUSER in its flags
+    p += ['prctl', ld(16), eq(_PR_SET_DUMPABLE, 'deny'), ret(0x7fff0000)] # a process that is not dumpable hides its memory from the parent's check
     if buffers: p += ['sockopt', ld(24), eq(_SOL_SOCKET, 0, 'allow'), ld(32), *[eq(o, 'deny') for o in _BUFFER_OPTS], ret(0x7fff0000),
                       'fcntl', ld(24), eq(_F_SETPIPE_SZ, 'deny'), ret(0x7fff0000)]
     return _assemble(p + ['allow', ret(0x7fff0000), 'deny', ret(0x00050001), 'nosys', ret(0x00050026)]) # ALLOW, EPERM, ENOSYS: BPF jumps only forward
@@ -283,7 +287,7 @@ def _assemble(p):
     return [(c, at[t]-i-1 if isinstance(t, str) else t, at[f]-i-1 if isinstance(f, str) else f, k) for i,(c,t,f,k) in enumerate(ins)]
 
 def _seccomp(prctl, buffers):
-    "Install the seccomp filter: EPERM for memory the address-space limit misses (memfd, SysV shm), for kernel objects that outlive the sandbox (SysV message queues and semaphores, POSIX message queues), for new user namespaces and mounts (a tmpfs mounted in one is memory no limit counts) and every system call of another ABI; ENOSYS for clone3, whose flags it cannot read; with `buffers`, for growing socket and pipe buffers. False where the architecture is unknown or the kernel refuses"
+    "Install the seccomp filter: EPERM for memory the address-space limit misses (memfd, SysV shm), for kernel objects that outlive the sandbox (SysV message queues and semaphores, POSIX message queues, keys and keyrings), for per-user kernel quotas it would share with you (inotify and fanotify instances), for hiding its memory from the parent (PR_SET_DUMPABLE), for new user namespaces and mounts (a tmpfs mounted in one is memory no limit counts) and every system call of another ABI; ENOSYS for clone3, whose flags it cannot read; with `buffers`, for growing socket and pipe buffers. False where the architecture is unknown or the kernel refuses"
     if (nrs := _SECCOMP.get(platform.machine())) is None: return False
     ins = _seccomp_prog(nrs, buffers)
     buf = ctypes.create_string_buffer(b''.join(struct.pack('HBBI', *o) for o in ins))
@@ -460,7 +464,7 @@ def _janitor(cfg, rf):
         else: live[m['dir']] = m
     for m in live.values():
         if m['uid'] is not None: _kill_uid(m['uid'])
-        else: _kill_tree(m['pid'])
+        elif m['pid']: _kill_tree(m['pid'])
         shutil.rmtree(m['dir'], ignore_errors=True)
         if m['uid'] is not None and not m['ns']: _rm_owned(m['uid'])
         if m['cg']:
