@@ -15,7 +15,7 @@ from typing import Annotated
 from fastcore.basics import patch
 from fastcore.meta import delegates
 from .call import _dispatch, _is_async
-from .parse import ToolCall, ToolCallParser
+from .parse import ToolCall, ToolCallParser, StreamParser
 from .tools import FunctionTool, FunctionRegistry, _outcome, _reply, _sync, _text
 
 # %% ../nbs/09_loop.ipynb #db8fdaed
@@ -320,7 +320,8 @@ class _Text(_Api):
     "A model without a tools API: the tools described in the system message, the calls read from its text"
     fmt = 'text'
     def start(self, messages, reg, style, parser):
-        msgs, p = super().start(messages, reg, style, parser), reg.prompt(style, marker=getattr(parser, 'marker', 'TOOL_CALL'))
+        self.parser, self.tools = parser or ToolCallParser(), [t.schema for t in reg.tools.values()]
+        msgs, p = super().start(messages, reg, style, parser), reg.prompt(style, marker=self.parser.marker)
         if not (msgs and msgs[0].get('role') == 'system'): return [{'role': 'system', 'content': p}] + msgs
         if p not in msgs[0]['content']: msgs[0] = {**msgs[0], 'content': f"{msgs[0]['content']}\n\n{p}"}
         return msgs
@@ -328,11 +329,15 @@ class _Text(_Api):
     create_nm = None  # always read as a stream: a callable may return its text whole, or in pieces (an iterator, sync or async)
     async def stream(self, req, thread):
         r = await _maybe(await _io(self.ep, thread, req.pop('messages'), **req))
-        pieces = []
+        pieces, sp = [], StreamParser(self.tools, self.parser)  # the deltas are the answer only: calls and reasoning are read out
         async with contextlib.aclosing(_each([r] if isinstance(r, str) else r, thread)) as ts:
             async for t in ts:
                 if not isinstance(t, str): raise TypeError(f"The model callable must return text, or an iterator of text pieces: got a {type(t).__name__}")
-                pieces.append(t); yield TextDelta(t)
+                pieces.append(t)
+                for e in sp.feed(t):
+                    if e.type == 'text': yield TextDelta(e.text)
+        for e in sp.close():
+            if e.type == 'text': yield TextDelta(e.text)
         yield ''.join(pieces)
     def turn(self, r): return [{'role': 'assistant', 'content': r}]
     def text(self, r): return r

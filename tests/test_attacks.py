@@ -10,7 +10,7 @@ import anyio
 from hypothesis import given, settings, HealthCheck, strategies as st
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
-from timing import SLACK
+from timing import SLACK, cheap
 import fncall.call
 from fncall.schema import get_schema
 from fncall.call import call_func, call_func_async, call_funcs, call_funcs_async, coerce_inputs, resolve_nm
@@ -163,7 +163,7 @@ def boom_tool(levels):
 @pytest.mark.parametrize('levels', [4, 6, 7, 40])
 def test_7_schema_blowup_refused(levels):
     with pytest.raises(ValueError, match="Tool 'boom': its schema expands to over 10000 schemas"):  # before anything is made (it took 41 s and 1.4 GB)
-        bounded(lambda: mk_tool(lambda nm, /, **kw: kw, boom_tool(levels)), 10)
+        cheap(lambda: mk_tool(lambda nm, /, **kw: kw, boom_tool(levels)), 10)
 
 def test_7_shared_classes_still_fine():
     "Object definitions become one class each, however often they are used: 30 levels each using the next twice are fine"
@@ -223,7 +223,7 @@ def side_effect(): "Does something"; done.append(1); return {'ok': True}
 def test_10_unsendable_result_is_its_error(bad):
     reg = FunctionRegistry()
     for f in (deep_result, unprintable, side_effect): reg.add(f)
-    (r0, e0), (r1, e1) = results(bounded(lambda: reg.run(ant((bad, {}), ('side_effect', {}))), 10))
+    (r0, e0), (r1, e1) = results(cheap(lambda: reg.run(ant((bad, {}), ("side_effect", {}))), 10))
     assert e0 and r0.startswith(f"Error: the result of tool '{bad}' can't be sent:") and len(r0) < 400, r0
     assert (r1, e1) == ('{"ok": true}', False)
     gem = {'candidates': [{'content': {'parts': [{'function_call': {'name': bad, 'args': {}}}, {'function_call': {'name': 'side_effect', 'args': {}}}]}}]}
@@ -236,7 +236,7 @@ def test_10_over_mcp():
     async def main():
         async with Client(mcp_server([deep_result, unprintable, side_effect])) as c:
             return [await c.call_tool(n, {}) for n in ('deep_result', 'unprintable', 'side_effect')]
-    rs = bounded(lambda: anyio.run(main), 20)
+    rs = cheap(lambda: anyio.run(main), 20)
     assert [r.is_error for r in rs] == [True, True, False]
     assert "can't be sent: RecursionError" in rs[0].content[0].text and "can't be sent: RuntimeError: no str" in rs[1].content[0].text
 
@@ -484,7 +484,7 @@ def to_int(d:Decimal, more:list[Decimal]|None=None)->int: "As a whole number"; r
 
 @pytest.mark.parametrize('args', [{'d': '1e999999999'}, {'d': '-1E+999999999'}, {'d': 1, 'more': ['1e5000']}, {'d': '1e-999999999'}, '{"d": "1e999999999"}'])
 def test_31_huge_decimal_refused(args):
-    r = bounded(lambda: call_func(to_int, args, raise_on_err=False), 5)
+    r = cheap(lambda: call_func(to_int, args, raise_on_err=False), 5)
     assert r.startswith("Error: invalid arguments for tool 'to_int'") and 'no more than 4300 digits' in r, r
     assert bounded(lambda: asyncio.run(call_funcs_async([('to_int', args)], [to_int], timeout=5)), 5)[0].startswith('Error: invalid arguments')
 
@@ -498,9 +498,9 @@ REDOS = {'name': 'f', 'inputSchema': {'type': 'object', 'properties': {'s': {'ty
 def test_31_redos_pattern():
     async def send(nm, /, **kw): return kw
     f = mk_tool(send, REDOS)
-    r = bounded(lambda: asyncio.run(call_func_async(f, {'s': 'a' * 40 + '!', 't': 'a' * 40 + '!'}, raise_on_err=False)), 5)  # 2**12 times the 15 s before
+    r = cheap(lambda: asyncio.run(call_func_async(f, {'s': 'a' * 40 + '!', 't': 'a' * 40 + '!'}, raise_on_err=False)), 5)  # 2**12 times the 15 s before
     assert r.startswith("Error: invalid arguments") and "t: string should match pattern '^(a+)+$'" in r and '\ns:' not in r, r
-    assert bounded(lambda: asyncio.run(call_func_async(f, {'s': 'a' * 40 + '!'})), 5) == {'s': 'a' * 40 + '!'}  # left to the server
+    assert cheap(lambda: asyncio.run(call_func_async(f, {'s': 'a' * 40 + '!'})), 5) == {'s': 'a' * 40 + '!'}  # left to the server
     assert get_schema(f, pname='inputSchema')['inputSchema']['properties']['s']['pattern'] == '^(?=.)(a+)+$'
 
 # Red team after issue 31, 6: a partial's subclass calls its own `__call__`, not the function it holds
@@ -534,9 +534,9 @@ BAD = [k*M for k in range(100_000)]
                                     (configure, {'options': [{'key': k, 'value': 0} for k in BAD]}), (ids, {'us': [str(uuid.UUID(int=k)) for k in BAD]}),
                                     (tag, {'ids': [-1, -2] * 50_000 + BAD[:9]})])
 def test_rt7_shared_hashes_refused(f, args):
-    r = bounded(lambda: call_func(f, args, raise_on_err=False), 5)  # before: 12 s for half as many
+    r = cheap(lambda: call_func(f, args, raise_on_err=False), 5)  # before: 12 s for half as many
     assert r.startswith(f"Error: invalid arguments for tool '{f.__name__}'") and 'more than 8 different values share one hash' in r, r[:300]
-    assert bounded(lambda: asyncio.run(call_func_async(f, args, raise_on_err=False)), 5).startswith('Error: invalid arguments')
+    assert cheap(lambda: asyncio.run(call_func_async(f, args, raise_on_err=False)), 5).startswith('Error: invalid arguments')
 
 def test_rt7_work_is_linear():
     "Values that share a hash are each compared with at most 8 others: the work grows with their number, not its square"

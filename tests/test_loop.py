@@ -7,6 +7,7 @@ from pydantic import BaseModel
 from fncall.tools import FunctionRegistry
 from fncall.loop import Hidden, LoopLimit, LoopResult, ToolEvent, TextDelta, Usage, LATER
 from fncall.tools import Retry, Media
+from fncall.parse import ToolCallParser
 
 def get_weather(city:str, # City name
                )->str:
@@ -730,9 +731,23 @@ def test_text_model_streams_pieces(aio, reg):
     fn = apieces if aio else pieces
     async def collect(): return [e async for e in reg.astream(fn, 'Weather?')]
     evs = asyncio.run(collect()) if aio else list(reg.stream(fn, 'Weather?'))
-    assert [e.text for e in evs if isinstance(e, TextDelta)][-2:] == ['Sunny ', 'in Lima.'] and evs[-1].text == 'Sunny in Lima.'
+    assert ''.join(e.text for e in evs if isinstance(e, TextDelta)) == 'Sunny in Lima.' == evs[-1].text  # the call's text is no delta
     res = asyncio.run(reg.aloop(fn, 'Weather?')) if aio else reg.loop(fn, 'Weather?')
     assert res.text == 'Sunny in Lima.' and res.messages[3]['content'] == 'get_weather returned:\nLima: 25 C'
+
+@pytest.mark.parametrize('aio', [False, True])
+def test_text_model_deltas_are_the_answer(aio, reg):
+    "A text model's deltas are its answer as `parse` reads it: a call's markup and the reasoning, cut anywhere by the pieces, are not shown"
+    first = 'Let me check.<think>Lima is in Peru</think> <tool_call>{"name": "get_weather", "arguments": {"city": "Lima"}}</tool_call> One moment.'
+    def pieces(messages):
+        t = first if len(messages) == 2 else 'Sunny in Lima.'
+        yield from (t[i:i+5] for i in range(0, len(t), 5))
+    evs = list(reg.stream(pieces, 'Weather?')) if not aio else asyncio.run(_collect(reg.astream(pieces, 'Weather?')))
+    shown = ''.join(e.text for e in evs if isinstance(e, TextDelta))
+    assert shown == ToolCallParser().parse(first).content + 'Sunny in Lima.' and '<' not in shown and 'Peru' not in shown, shown
+    assert [e.kind for e in evs if isinstance(e, ToolEvent)] == ['start', 'end'] and evs[-1].text == 'Sunny in Lima.'
+
+async def _collect(s): return [e async for e in s]
 
 @pytest.mark.parametrize('p,aio', CASES)
 def test_retry_and_retries(p, aio):

@@ -291,12 +291,12 @@ def test_big_schemas():
 
 def test_untrusted_enum_and_required():
     "An enum of 50,000 ints sharing one hash took 30 s to make a tool of (quadratic in their number): refused. A plain one of as many is fine; a malformed enum, required or properties is a clear error, not a crash"
-    from test_attacks import bounded
+    from timing import cheap
     M = 2**61 - 1
     tool = lambda p, **s: {'name': 'pick', 'inputSchema': {'type': 'object', 'properties': {'x': p}, 'required': ['x']} | s}
-    fail(lambda: bounded(lambda: mk_tool(disp, tool({'type': 'integer', 'enum': [k*M for k in range(100_000)]})), 5),
+    fail(lambda: cheap(lambda: mk_tool(disp, tool({'type': 'integer', 'enum': [k*M for k in range(100_000)]})), 5),
          contains="Tool 'pick': enum: more than 8 different values share one hash")
-    fn = bounded(lambda: mk_tool(disp, tool({'type': 'integer', 'enum': list(range(100_000))})), 5)
+    fn = cheap(lambda: mk_tool(disp, tool({'type': 'integer', 'enum': list(range(100_000))})), 5)
     eq(call_func(fn, {'x': 99_999}), ('pick', {'x': 99_999}))
     for bad, why in [({'enum': 5}, 'enum must be a list, got 5'), ({'enum': 'abc'}, "enum must be a list, got 'abc'"),
                      ({'type': 'object', 'properties': {'a': {}}, 'required': [[1]]}, 'required must be a list of names, got [[1]]')]:

@@ -15,3 +15,17 @@ def eventually(check, wait=2, every=0.02):
     end = time.monotonic()+wait+SLACK
     while not (ok := check()) and time.monotonic() < end: time.sleep(every)
     return ok
+
+def cheap(fn, cpu):
+    "`fn()`'s result, checked to have cost under `cpu` seconds of this process's CPU time (all its threads), which load does not stretch as it stretches the clock. It runs in a daemon thread, so a regression fails after a generous wait instead of hanging the run"
+    import threading
+    out, c = {}, time.process_time()
+    def work():
+        try: out['res'] = fn()
+        except BaseException as e: out['exc'] = e
+    t = threading.Thread(target=work, daemon=True)
+    t.start(); t.join(20*cpu + 10*SLACK)
+    assert not t.is_alive(), f'still running after {20*cpu + 10*SLACK:.0f} s'
+    assert (used := time.process_time()-c) < cpu, f'{used:.1f} s of CPU: the limit is {cpu} s'
+    if 'exc' in out: raise out['exc']
+    return out['res']

@@ -1,6 +1,6 @@
 """Work counted rather than timed, so linear-time checks hold on any machine at any load. `steps` counts the Python lines
 and the calls (Python or C) a run takes; C code's own work (a regex scan, a copy) counts one step, so `time_ratio` compares
-the time of a run with that of one on a text 16x smaller, in the same test, best of three: a ratio, never a clock limit."""
+the CPU time of a run with that of one on a text 16x smaller, in the same test, best of three: a ratio, never a clock limit."""
 import gc, sys, time
 
 def steps(f):
@@ -25,7 +25,7 @@ def step_ratio(mk, run, n, k=8):
     return b/a
 
 def time_ratio(mk, run, n=2_000, k=16, rounds=3, least=0.005, most=64_000):
-    "Best seconds of `run(mk(k*n))` over best of `run(mk(n))`, run in turn so machine load hits both alike: linear is about `k`; `n` grows (up to `most`) until the small run takes `least` seconds"
+    "Best CPU seconds of `run(mk(k*n))` over best of `run(mk(n))`, run in turn so machine load hits both alike: linear is about `k`; `n` grows (up to `most`) until the small run takes `least` seconds"
     while n*4 <= most and _took(run, mk(n)) < least: n *= 4
     small,big,ts = mk(n),mk(k*n),([], [])
     for _ in range(rounds):
@@ -33,11 +33,11 @@ def time_ratio(mk, run, n=2_000, k=16, rounds=3, least=0.005, most=64_000):
     return min(ts[1])/min(ts[0])
 
 def _took(run, text):
-    "Seconds `run(text)` takes, with CPython's cyclic GC off (its pauses depend on the whole process, not on the run)"
+    "CPU seconds `run(text)` takes (a busy machine stretches the clock, not the CPU time), with CPython's cyclic GC off (its pauses depend on the whole process, not on the run)"
     gc.collect(); gc.disable()
     try:
-        t = time.perf_counter(); run(text)
-        return time.perf_counter()-t
+        t = time.process_time(); run(text)
+        return time.process_time()-t
     finally: gc.enable()
 
 class Copied(str):
