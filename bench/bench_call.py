@@ -14,6 +14,7 @@ from pydantic import TypeAdapter
 from typing_extensions import NotRequired, TypedDict
 sys.path.insert(0, os.path.dirname(__file__))
 from bench_peers import TOOLS, agents_lib, mcp_lib, fncall_lib, interleaved
+from bench_python import best
 from fncall.schema import call_params
 warnings.filterwarnings('ignore')
 
@@ -23,16 +24,6 @@ def floor(f):
     td = TypedDict(f.__name__, {n: NotRequired[a] if opt else a for n,(a,opt) in ps.items()})
     v = TypeAdapter(td).validator.validate_python
     return lambda a: f(**v(a))
-
-def best(fns, n, rounds):
-    "Best per-call seconds of each of `fns` (name -> function), in interleaved rounds"
-    res = dict.fromkeys(fns, float('inf'))
-    for _ in range(rounds):
-        for k,fn in fns.items():
-            t = time.perf_counter()
-            for _ in range(n): fn()
-            res[k] = min(res[k], (time.perf_counter()-t)/n)
-    return res
 
 def candidates(f, args):
     "Name -> a call of `f` on a fresh copy of the model's `args` (a dict, or its JSON text made outside the timing), each checked once"
