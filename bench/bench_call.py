@@ -9,7 +9,7 @@ worker thread taking jobs from a queue and handing each result back with `loop.c
 floor's validator) and against `asyncio.to_thread` of the same.
 Done when (issue 29): fncall / floor <= 2 on every tool; openai-agents and MCP / fncall >= 1 on every tool.
 Run: python bench/bench_call.py [--quick]"""
-import asyncio, json, os, queue, sys, threading, time, warnings
+import asyncio, json, os, queue, sys, threading, warnings
 from pydantic import TypeAdapter
 from typing_extensions import NotRequired, TypedDict
 sys.path.insert(0, os.path.dirname(__file__))
