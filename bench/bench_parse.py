@@ -1,7 +1,8 @@
 """Speed of fncall.parse. Throughput on the corpus of real model output and on a 1 MB response (ratios to json.loads of the same
 payloads, measured alongside), then time per char from 1 KB to 10 MB, parsed whole and streamed in 256-char chunks, for the
 calls of every dialect and for adversarial inputs: linear time is a flat row, and `x` (how much the time per char grew from
-a smaller size to a larger one) should stay under 1.5; where it does not, the row is timed again with CPython's GC off. The rows time CPU,
+a smaller size to a larger one) should stay under 1.5; where it does not, the row is timed again with CPython's GC off. A last
+row times json.loads the same way, on JSON as dense in objects as the densest rows: the growth that live objects cost CPython. The rows time CPU,
 not wall-clock, time (all timings here do), so other processes on a loaded machine count less. Run: python bench/bench_parse.py [--quick] [--before DIR] [--only PART] [--rows REGEX]
 --quick stops at 1 MB; --before DIR also times, side by side, the fncall package in DIR/fncall (e.g. `git archive OLD fncall`)."""
 import argparse, gc, importlib.util, json, pathlib, re, sys, time, tracemalloc
@@ -157,6 +158,14 @@ def _growth(us):
     ok = [u for u in us if u is not None]
     return max(u/min(ok[:i+1]) for i,u in enumerate(ok))
 
+def reference(sizes):
+    "The same measure for the standard library's C JSON parser on text as dense in objects as the densest rows (an object every 19 chars):"
+    "what CPython's cyclic GC and memory make of millions of live objects, with no parser of ours in it"
+    unit = '{"f": [1], "g": 2},'
+    texts = ['[' + unit * max(1, n // len(unit)) + '{}]' for n in sizes]
+    on,off = (sizes_per_char(json.loads, texts, 20.0, 3, gc_off=g) for g in (False, True))
+    print(f'  {"json.loads, [{...}, ...]":30} ' + ' '.join(f'{u:7.3f}' for u in on) + f'  x{_growth(on):4.2f} (GC off: x{_growth(off):4.2f})', flush=True)
+
 def scaling(mods, sizes, rows=None):
     head = ' '.join(f'{n:>7,}'.replace(',000,000', 'M').replace(',000', 'k') for n in sizes)
     for tag,P in mods.items():
@@ -167,6 +176,8 @@ def scaling(mods, sizes, rows=None):
         print(f'  {"adversarial":30}')
         for name,mk in ADVERSARIAL.items():
             if not rows or re.search(rows, name): row(name, mk, P, sizes)
+    print(f'\nreference, parsed whole')
+    reference(sizes)
 
 if __name__ == '__main__':
     a = argparse.ArgumentParser(description=__doc__.split('\n')[0])

@@ -960,10 +960,13 @@ def _open(self:_Scanner, text, i):
 @patch
 def _head_ok(self:_Scanner, text, i):
     "Whether an object at `text[i]` may be a call: within the size cap, and not an argument in a `[f(...)]` list"
-    if self.base+i-self.sp.start > self.cap: return False
-    if self.sp.py is None:  # decided once, from the span's start (what `_pythonic` can match lies before any `{`)
-        self.sp.py = self.stack[0] == '[' and bool(_pythonic.match((''.join(self.pieces) + text[self.sp_local:i])[:400]))
-    return not self.sp.py
+    return self.base+i-self.sp.start <= self.cap and not self._pylist(text, i)
+
+@patch
+def _pylist(self:_Scanner, text, i):
+    "Whether the span is a `[f(...)]` list: decided once, from its start (what `_pythonic` can match lies before any `{`, and before `text[i]`)"
+    if self.sp.py is None: self.sp.py = self.stack[0] == '[' and bool(_pythonic.match((''.join(self.pieces) + text[self.sp_local:i])[:400]))
+    return self.sp.py
 
 @patch
 def _head(self:_Scanner, a, n):
@@ -997,7 +1000,7 @@ def _after(self:_Scanner, text, p):
     return p
 
 # %% ../nbs/06_parse.ipynb #acff392e
-# Inside a span: strings are jumped over whole, and a tag, fence or marker ends an unclosed one
+# Inside a span: strings are jumped over whole, and a tag, fence or marker ends an unclosed one (but a marker that names a keyword or tool in a `[f(...)]` list)
 @patch
 def _code(self:_Scanner, text, p):
     while True:
@@ -1023,7 +1026,7 @@ def _code(self:_Scanner, text, p):
         else:  # the first character of a token that ends a JSON value: the token ends an unclosed span
             t = text[i:i+65]
             if len(t) <= 64 and t in self.end_prefixes and self._hold(i): return i
-            if self.end_re and self.end_re.match(text, i):
+            if self.end_re and (m := self.end_re.match(text, i)) and not (text[m.end():m.end()+1] in ('=', '(') and self._pylist(text, m.end()+1)):  # `[f(TOOL_CALL=1)]`: a name
                 self._end_span(i, text); return i
             p = i+1
 
@@ -1627,7 +1630,7 @@ class _Json(Dialect):
     "xLAM, Llama 3, Phi-4-mini, FireFunction, Granite, prompted models: JSON calls in prose, which the JSON scan finds by their brackets (no token opens them), and the markup models put around them; it writes xLAM's array"
     name = 'JSON in prose'
     scans,terms = True,('```',)
-    wraps = ('Action:', 'functools', r'```\w{0,16}', '<function_call>', r'<\|tool_call\|>')
+    wraps = ('Action:', r'functools(?=\Z)', r'```\w{0,16}', '<function_call>', r'<\|tool_call\|>')
     unwraps = ('```', ';', ',')
     def write(self, calls): return _jd([{'name': n, 'arguments': a} for n,a in calls])
 
@@ -2274,7 +2277,9 @@ class _Glimmer(_Invoke):
                 else rd.err(f'the message to {who} calls {r.tool_name}', r.span, span) for r in out]
     def render(self, calls, content='', reasoning=''):
         ms = [('self', reasoning)]*bool(reasoning) + [('user', content)]*bool(content)
-        ms += [(_named_as(self, n), f'<atem:function_calls>\n{self.call(n, a)}</atem:function_calls>') for n,a in _calls_of(calls)]
+        cs = _calls_of(calls)
+        if any(n == 'self' for n,_ in cs): raise _no(self, "a call of a tool named 'self'", 'a message to self is reasoning')
+        ms += [(_named_as(self, n), f'<atem:function_calls>\n{self.call(n, a)}</atem:function_calls>') for n,a in cs]
         return ''.join(self.message(to, body, i, i == len(ms)-1) for i,(to,body) in enumerate(ms))
     def message(self, to, body, i, last):
         "A message to `to`, after the generation prompt (the first) or `<|start|>assistant`; the answer, last, ends the turn"
