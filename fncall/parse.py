@@ -322,6 +322,7 @@ def _untyped(v, schema=None):
     s = v.strip()
     if null and s in _NULLS: return None
     if t == 'string': return v
+    if s in _NULLS or s.lower() == 'null': return None  # no value, for a number, a boolean, a list (as vLLM and Ollama read it)
     if t in ('array', 'object'):
         if '\\"' in s:  # JSON written with its quotes escaped
             try: return _dec.decode(_dec.decode(f'"{s}"'))
@@ -1128,7 +1129,7 @@ def _xml_end_param(self:_Scanner):
     x = self.xml
     if x['param'] is None: return
     v = ''.join(x['pieces'])
-    if x['lines'] and v[:1] == v[-1:] == '\n': v = v[1:-1]  # a value on lines of its own
+    if x['lines']: v = v.removeprefix('\n').removesuffix('\n')  # a value on lines of its own: each side's newline is the tags' (as vLLM and Ollama trim it)
     c = x['call']
     c.params[x['param']] = v
     c.size += len(v)
@@ -1789,7 +1790,7 @@ class _EndOfReasoning(Dialect):
     "A reasoning end with no start: the chat template opened the reasoning, so the text before it is reasoning and holds no call"
     name = 'end of reasoning'
     calls = False
-    starts = ('</think>', '</seed:think>', '<|END_THINKING|>', '[BEGIN FINAL RESPONSE]')
+    starts = ('</think>', '</seed:think>', '[/THINK]', '<|END_THINKING|>', '[BEGIN FINAL RESPONSE]')
     def close(self, tok): return (), ()
     def strong(self, tok): return True
     def read(self, span, start, tok, rd): return [('lone', tok)]
@@ -1797,11 +1798,12 @@ class _EndOfReasoning(Dialect):
 # %% ../nbs/06_parse.ipynb #163c9bc5
 @dialect
 class _Noise(Dialect):
-    "Turn and channel tokens that frame an answer (Command R, Gemma 4, GigaChat, Harmony): not shown, not calls"
+    "Turn and channel tokens that frame an answer (Command R, Gemma 4, GigaChat, Harmony), and a call's end or a tool's answer a model writes past its calls: not shown, not calls"
     name = 'turn tokens'
     calls = False
     starts = ('<|START_RESPONSE|>', '<|END_RESPONSE|>', '<|START_TEXT|>', '<|END_TEXT|>', '<|CHATBOT_TOKEN|>', '<|END_OF_TURN_TOKEN|>',
-              '<channel|>', '<|message_sep|>', '</s>', '<|end|>', '<|return|>', '<|call|>')
+              '<channel|>', '<|message_sep|>', '</s>', '<|end|>', '<|return|>', '<|call|>',
+              '<tool_call|>', '<|tool_response>', '<tool_response|>')  # Gemma 4's, written past its calls
     def close(self, tok): return (), ()
 
 # %% ../nbs/06_parse.ipynb #a48ece2c
@@ -2203,7 +2205,9 @@ class _KV:
             try: return _dec.decode(s[i:j+1]), j+1
             except ValueError: return s[i+1:j], j+1  # an escape JSON doesn't have: as written
         j = _bare_v.match(s, i, self.end).end()
-        return _scalar(s[i:j].strip()), j
+        t = s[i:j].strip()
+        if len(t) > 1 and t[0] == "'" and (t[-1] == "'" or (q and t.endswith("'" + q))): return t[1:t.rindex("'")], j  # a string in quotes of the model's own, maybe closed with `q` too (Ollama's issue 15315)
+        return _scalar(t), j
     def obj(self, i, depth=0):
         s,d = self.s,{}
         i = self.at(i+1)
@@ -2297,6 +2301,7 @@ def _glimmer_prefix(rest):
 
 # %% ../nbs/06_parse.ipynb #8766e577
 _H_CHANNEL = re.compile(r'<\|channel\|>\s*(\w+)')
+_H_HEAD = re.compile(r'(?:<\|start\|>(?:assistant)?)?(?:<\|channel\|>\w*)?(?:\s*to=[^\s<]*)?(?:\s*<\|constrain\|>\w*)?\s*(?:<\|(?:end|call|return)\|>)?')  # a header and nothing else
 
 @dialect
 class _Harmony(Dialect):
@@ -2312,7 +2317,8 @@ class _Harmony(Dialect):
         if to and to[1].startswith('functions.'):
             sp = (start, start+len(span))
             return [rd.call(to[1][10:], body.strip(), sp, span, cut=rd.cut) if sep else rd.err(f'{to[1][10:]}: no <|message|> after the header', sp, span)]
-        if (to and to[1] != 'assistant') or not sep: return []  # a built-in tool (python, browser): neither a call nor content
+        if not sep: return [] if _H_HEAD.fullmatch(span) else [('text', span)]  # a header cut off; else the token stood in prose
+        if to and to[1] != 'assistant': return []  # a built-in tool (python, browser): neither a call nor content
         return [('reasoning' if ch and ch[-1] == 'analysis' else 'text', body)]
     def render(self, calls, content='', reasoning=''):
         cs,free = _calls_of(calls),lambda s, what: _free(self, s, what, '<|end|>', '<|call|>', '<|return|>', '<|start|>')

@@ -667,3 +667,27 @@ def test_untyped():
     eq([_untyped(v) for v in ('3', ' [1] ', 'Paris', '007', 'NaN', '1e999')], [3, [1], 'Paris', '007', 'NaN', '1e999'])
     eq([_untyped(v, {'type': t}) for v,t in (('True', 'boolean'), ('5123123', 'string'), ('7', 'integer'), ('7', 'number'), ('[1]', 'array'))], [True, '5123123', 7, 7, [1]])
     eq(_untyped('[{\\"a\\": 1}]', {'type': 'array'}), [{'a': 1}])  # JSON written with its quotes escaped
+
+INT = [{'name': 'f', 'parameters': {'type': 'object', 'properties': {'v': {'type': 'integer'}}}}]
+QC = '<tool_call>\n<function=f>\n<parameter={}>{}</parameter>\n</function>\n</tool_call>'
+G4 = '<|tool_call>call:{}<tool_call|>'
+OLLAMA = [  # cases of Ollama's parser tests (model/parsers/*_test.go) fncall read otherwise: (text, tools, calls, content, reasoning)
+    (QC.format('v', 'null'), INT, [('f', {'v': None})], '', ''),  # null for a number is no value, not the text 'null'
+    (QC.format('v', 'NULL'), INT, [('f', {'v': None})], '', ''),
+    (QC.format('a', '\nX'), None, [('f', {'a': 'X'})], '', ''),  # each side's newline is the tags'
+    (QC.format('a', 'X\n'), None, [('f', {'a': 'X'})], '', ''),
+    (G4.format("grep{include:<|\"|>*.py<|\"|>,pattern:':\\s*\\w+'<|\"|>}"), None, [('grep', {'include': '*.py', 'pattern': ':\\s*\\w+'})], '', ''),  # Ollama's issue 15315
+    (G4.format("grep{pattern:'abc'}"), None, [('grep', {'pattern': 'abc'})], '', ''),
+    (G4.format('f{a:1}') + '<tool_call|>Done.', None, [('f', {'a': 1})], 'Done.', ''),  # a stray end token
+    (G4.format('f{a:1}') + '<|tool_response>Done.', None, [('f', {'a': 1})], 'Done.', ''),  # the model starts a tool's answer
+    ('Use <|start|> here.', None, [], 'Use <|start|> here.', ''),  # a Harmony token in prose is prose
+    ('The token <|start|> begins a message; <|end|> ends it.', None, [], 'The token <|start|> begins a message; <|end|> ends it.', ''),
+    ('a <|channel|> b', None, [], 'a <|channel|> b', ''),
+    ('let me think[/THINK][TOOL_CALLS]test[ARGS]{}', None, [('test', {})], '', 'let me think'),  # Magistral's template opened the reasoning
+]
+
+@pytest.mark.parametrize('text,tools,calls,content,reasoning', OLLAMA)
+def test_ollama_cases(text, tools, calls, content, reasoning):
+    r = P.parse(text, tools=tools)
+    assert ([(c.tool_name, c.parameters) for c in r.tool_calls], r.content, r.reasoning, r.errors) == (calls, content, reasoning, [])
+    for seed in range(5): assert stream(text, random.Random(seed), tools=tools)[0].result() == r
