@@ -253,12 +253,14 @@ def _str(v): return v if isinstance(v, str) else _jd(v) if isinstance(v, (dict, 
 
 
 # %% ../nbs/06_parse.ipynb #7fd184b9
+def _why(s, n=300): return s if len(s) <= n else f'{s[:n//2]} ... {s[-n//2:]}'  # a reason that quotes a long name: its start, and what was expected
+
 class _Reader:
     "What a dialect's reader may use: the parser's limits, the known tools, and the readers of JSON, Python-style and untyped values"
     def __init__(self, parser, ctx, name, drv=None, cut=False):
         self.parser,self.ctx,self.name,self.drv,self.cut = parser,ctx,name,drv,cut  # `cut`: the text ends inside the span
 
-    def err(self, why, span, text=''): return CallError(f'{self.name}: {why}', span, text[:80])
+    def err(self, why, span, text=''): return CallError(_why(f'{self.name}: {why}'), span, text[:80])
 
     def calls_at(self, s, i):
         "Where the first token that opens calls stands in `s` from `i`, or None"
@@ -1458,7 +1460,7 @@ def _items(s):
 def _interpret(self:ToolCallParser, it, ctx):
     "A ToolCall or CallError for each call in scanned item `it`"
     span,bare,py = (it.start, it.end),it.ctx == 'bare',_is_py(it)
-    err = lambda why, sp=span: CallError(why, sp, it.text[:80])
+    err = lambda why, sp=span: CallError(_why(why), sp, it.text[:80])
     if it.kind == 'missing': return [err(it.name)]
     if it.kind == 'xml':
         if why := self._refuse(it) or (it.cut and f'{it.name}: {_CUT}'): return [err(why)]

@@ -691,3 +691,8 @@ def test_ollama_cases(text, tools, calls, content, reasoning):
     r = P.parse(text, tools=tools)
     assert ([(c.tool_name, c.parameters) for c in r.tool_calls], r.content, r.reasoning, r.errors) == (calls, content, reasoning, [])
     for seed in range(5): assert stream(text, random.Random(seed), tools=tools)[0].result() == r
+
+def test_reasons_are_short():
+    "An error quotes at most the ends of a long name: no reason grows with the text"
+    for name,mk in GROWING.items():
+        for e in P.parse(mk(50_000)).errors: assert len(e.reason) <= 305, (name, e.reason[:100])
