@@ -1805,7 +1805,8 @@ class _Noise(Dialect):
     calls = False
     starts = ('<|START_RESPONSE|>', '<|END_RESPONSE|>', '<|START_TEXT|>', '<|END_TEXT|>', '<|CHATBOT_TOKEN|>', '<|END_OF_TURN_TOKEN|>',
               '<channel|>', '<|message_sep|>', '</s>', '<|end|>', '<|return|>', '<|call|>',
-              '<tool_call|>', '<|tool_response>', '<tool_response|>')  # Gemma 4's, written past its calls
+              '<tool_call|>', '<|tool_response>', '<tool_response|>',  # Gemma 4's, written past its calls
+              '<|im_end|>', '<｜end▁of▁sentence｜>', '<|end▁of▁sentence|>', '<|endoftext|>', '<end_of_turn>')  # the end of a turn, when a server leaves it in
     def close(self, tok): return (), ()
 
 # %% ../nbs/06_parse.ipynb #a48ece2c
@@ -2131,14 +2132,16 @@ class _Kimi(Dialect):
             end = e if closed else nb if nb >= 0 else len(span)
             q,sp,raw,p = seek(ab, a),(start+a, start+end+(len(ce) if closed else 0)),span[a:end],end
             m = _KIMI_ID.fullmatch(span, a+len(cb), q) if 0 <= q < end else None
-            out.append(rd.call(m[1], span[q+len(ab):end], sp, raw, cut=rd.cut and not closed) if m else rd.err(f'expected functions.name:index{ab}', sp, raw))
+            c = rd.call(m[1], span[q+len(ab):end], sp, raw, cut=rd.cut and not closed) if m else rd.err(f'expected functions.name:index{ab}', sp, raw)
+            if type(c) is ToolCall and m[2]: c.id = span[a+len(cb):q].strip()  # its id, as written: Kimi's template gives the result back under it
+            out.append(c)
         return out or [rd.err('no tool call found', (start, start+len(span)), span)]
     def write(self, calls):
         return '<|tool_calls_section_begin|>' + ''.join(f'<|tool_call_begin|>functions.{_named_as(self, n, _KIMI_BAD)}:{i}<|tool_call_argument_begin|>{_free(self, _jd(a), f"the arguments of {n}", *_KIMI_TOKS)}<|tool_call_end|>' for i,(n,a) in enumerate(calls)) + '<|tool_calls_section_end|>'
 
 _KIMI_BAD = r'[\s<>:]'
 _KIMI_TOKS = ('<|tool_call_begin|>', '<|tool_call_end|>', '<|tool_calls_section_end|>')
-_KIMI_ID = re.compile(r'\s*(?:functions\.)?([^\s<>:]{0,200})(?::\d+)?\s*')  # an empty name is an error
+_KIMI_ID = re.compile(r'\s*(?:functions\.)?([^\s<>:]{0,200})(?::(\d{1,20}))?\s*')  # the name (an empty one is an error) and the index
 
 
 # %% ../nbs/06_parse.ipynb #5b551d5e
@@ -2273,7 +2276,7 @@ class _Glimmer(_Invoke):
     def read(self, span, start, tok, rd):
         head,sep,body = span.partition('<|message|>')
         to = _H_TO.search(head)
-        who,body,sp = to[1] if to else 'user',re.sub(r'<\|eo[mt]\|>\Z', '', body),(start, start+len(span))
+        who,body,sp = to[1] if to else 'user',re.sub(r'<\|(?:eo[mt]|end|return)\|>\Z', '', body),(start, start+len(span))  # Harmony's ends too: `<|start|>assistant<|message|>` is both's
         if not sep: return [rd.err('no <|message|> after the header', sp, span)]
         if who == 'self': return [('reasoning', body)]
         if not body.lstrip().startswith('<atem:function_calls>'):

@@ -90,11 +90,14 @@ def test_missing_name_is_an_error(d):
     r = both(text)
     assert r.tool_calls == [] and r.errors, (d.name, text, r)
 
+def named_(calls): return [(c.tool_name, c.parameters) for c in calls]  # ids are each format's own (Kimi K2 numbers its calls)
+def named(r): return named_(r.tool_calls)
+
 @pytest.mark.parametrize('d', WRITERS, ids=lambda d: d.name)
 def test_escapes_all_or_none(d):
     "A path written raw, its backslashes not doubled as JSON and Python want, reads back as written; a format without escapes never decodes one"
     want = [ToolCall('f', {'p': r'C:\users\bob', 'q': r'C:\data\x'})]
     text = d.render(want)
-    assert both(text).tool_calls == want, d.name
+    assert named(both(text)) == named_(want), d.name
     raw = text.replace('\\\\', '\\')  # as a model writes it, in the formats that escape
-    assert both(raw).tool_calls == want, (d.name, raw)
+    assert named(both(raw)) == named_(want), (d.name, raw)

@@ -696,3 +696,16 @@ def test_reasons_are_short():
     "An error quotes at most the ends of a long name: no reason grows with the text"
     for name,mk in GROWING.items():
         for e in P.parse(mk(50_000)).errors: assert len(e.reason) <= 305, (name, e.reason[:100])
+
+KIMI = '<|tool_calls_section_begin|><|tool_call_begin|>functions.multiply:0<|tool_call_argument_begin|>{"a": 1}<|tool_call_end|><|tool_calls_section_end|>'
+MORE = [  # cases of mlx-lm's tool parser tests and Ollama's tools and server tests (tools/tools_test.go, server/routes_harmony_streaming_test.go)
+    (KIMI, None, [('multiply', {'a': 1})], '', ''),  # (its id: below)
+    ('<|start|>assistant<|message|>Hello, how can I help?<|end|>', None, [], 'Hello, how can I help?', ''),  # a message with no channel
+    ('Hi<|im_end|>', None, [], 'Hi', ''),  # the end of a turn a server left in
+    ('Done.<｜end▁of▁sentence｜>', None, [], 'Done.', ''),
+]
+
+@pytest.mark.parametrize('text,tools,calls,content,reasoning', MORE)
+def test_more_cases(text, tools, calls, content, reasoning): test_ollama_cases(text, tools, calls, content, reasoning)
+
+def test_kimi_id(): assert P.parse(KIMI).tool_call.id == 'functions.multiply:0'  # Kimi's template gives the result back under it
