@@ -1420,7 +1420,7 @@ def _values(self:ToolCallParser, it, ctx):
     if it.value is not None: v = it.value
     else:
         v,err = _load(s, ctx, repair=False)
-        if err and not it.name and (items := _items(s)): return self._each(s, it, items, ctx), None  # each item of a broken array on its own
+        if err and not it.name and (items := _items(s, it.cut)): return self._each(s, it, items, ctx), None  # each item of a broken (or cut) array on its own
         if err and (it.ctx != 'bare' or _calllike(s)): v,err = _load(s, ctx)  # repaired
         if err: return [], err
     if it.name: return [(dict(name=it.name, arguments=v), span)], None
@@ -1433,14 +1433,14 @@ def _each(self:ToolCallParser, s, it, items, ctx):
     out = []
     for a,b in items:
         v,why = _load(s[a:b], ctx, repair=it.ctx != 'bare' or _calllike(s[a:b]))
-        out.append((_Bad(why) if why else v, (it.start+a, it.start+b)))
+        out.append((_Bad(_CUT if it.cut and (a,b) == items[-1] else why) if why else v, (it.start+a, it.start+b)))  # the text may end in the last
     return out
 
 class _Bad(str): "Why an item of a JSON array could not be read"
 
 _atok = re.compile(r'"(?:[^"\\]|\\.)*"?|[{}\[\],]', re.S)
-def _items(s):
-    "(start, end) of each item of JSON array `s`, broken or not, split at the commas between its brackets; None if `s` is no array that closes"
+def _items(s, cut=False):
+    "(start, end) of each item of JSON array `s`, broken or not, split at the commas between its brackets; None if `s` is no array that closes (unless the text is `cut` off in it: then its last item runs to the end)"
     i = len(s) - len(s.lstrip())
     if s[i:i+1] != '[': return None
     out,stack,a = [],[],i+1
@@ -1453,7 +1453,9 @@ def _items(s):
                 if s[a:m.start()].strip(): out.append((a, m.start()))
                 return [(x+len(s[x:y])-len(s[x:y].lstrip()), y-len(s[x:y])+len(s[x:y].rstrip())) for x,y in out] if not s[m.end():].strip() else None
         elif c == ',' and len(stack) == 1: out.append((a, m.start())); a = m.end()
-    return None
+    if not (cut and stack): return None
+    if s[a:].strip(): out.append((a, len(s)))
+    return [(x+len(s[x:y])-len(s[x:y].lstrip()), y-len(s[x:y])+len(s[x:y].rstrip())) for x,y in out] or None
 
 # %% ../nbs/06_parse.ipynb #19f7f069
 @patch
@@ -1481,7 +1483,8 @@ def _interpret(self:ToolCallParser, it, ctx):
         if tc is not None: tc.span = sp
         if tc is not None or why: out.append(tc or err(why, sp))
     out = self._unlost(it, out, ctx, err)
-    if it.cut and any(isinstance(r, ToolCall) for r in out): return [err(_CUT)]
+    if it.cut and py and any(isinstance(r, ToolCall) for r in out): return [err(_CUT)]
+    if it.cut: out = [r if type(r) is not ToolCall or _whole(it.text[r.span[0]-it.start:r.span[1]-it.start]) else err(f'{r.tool_name}: {_CUT}', r.span) for r in out]  # the call the text ends in is cut off, not those before it
     return out
 
 @patch

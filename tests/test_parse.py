@@ -709,3 +709,9 @@ MORE = [  # cases of mlx-lm's tool parser tests and Ollama's tools and server te
 def test_more_cases(text, tools, calls, content, reasoning): test_ollama_cases(text, tools, calls, content, reasoning)
 
 def test_kimi_id(): assert P.parse(KIMI).tool_call.id == 'functions.multiply:0'  # Kimi's template gives the result back under it
+
+def test_cut_array_keeps_whole_calls():
+    "In a JSON array the text ends inside, the calls before the cut one are calls; the cut one is an error (Ollama's tools_test.go reads them so)"
+    r = P.parse('[TOOL_CALLS][{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"n": 1')
+    assert [c.tool_name for c in r.tool_calls] == ['a'] and [e.reason.split(':')[0] for e in r.errors] == ['b']
+    assert P.parse('[{"name": "a", "arguments": {"s": "x}"}}').tool_calls == [ToolCall('a', {'s': 'x}'})]
