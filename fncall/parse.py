@@ -1286,6 +1286,8 @@ def _to_call(d, lenient:bool, ctx:_Ctx):
         d = {**{k:v for k,v in d.items() if k != 'function'}, 'name':f.get('name'), 'arguments':f.get('arguments', f.get('parameters'))}
     nk = next((k for k in _NAME_KEYS if k in d), None)
     ak = next((k for k in _ARG_KEYS if k in d), None)
+    if nk is None and ctx.tools and len(d) == 1 and (k := next(iter(d))) in ctx.tools and isinstance(d[k], (dict, str)):
+        d,nk,ak = {'name': k, 'arguments': d[k]},'name','arguments'  # `{"get_weather": {...}}`, as small models write a call: read when `tools=` names it
     if nk is None: return None, ('no tool name: expected a "tool_name", "tool" or "name" field' if lenient else None)
     if not lenient and ak is None and (nk == 'name' or set(d) - {nk} - _META_KEYS): return None, None  # prose JSON like {"name": "Bob", "age": 3}
     name = d[nk]

@@ -703,6 +703,8 @@ MORE = [  # cases of mlx-lm's tool parser tests and Ollama's tools and server te
     ('<|start|>assistant<|message|>Hello, how can I help?<|end|>', None, [], 'Hello, how can I help?', ''),  # a message with no channel
     ('Hi<|im_end|>', None, [], 'Hi', ''),  # the end of a turn a server left in
     ('Done.<｜end▁of▁sentence｜>', None, [], 'Done.', ''),
+    ('{"get_temperature": {"location": "SF"}}', ['get_temperature'], [('get_temperature', {'location': 'SF'})], '', ''),  # the tool's name as the key
+    ('{"get_temperature": {"location": "SF"}}', None, [], '{"get_temperature": {"location": "SF"}}', ''),  # ...only when tools= names it
 ]
 
 @pytest.mark.parametrize('text,tools,calls,content,reasoning', MORE)
