@@ -1442,22 +1442,27 @@ class _Bad(str): "Why an item of a JSON array could not be read"
 
 _atok = re.compile(r'"(?:[^"\\]|\\.)*"?|[{}\[\],]', re.S)
 def _items(s, cut=False):
-    "(start, end) of each item of JSON array `s`, broken or not, split at the commas between its brackets; None if `s` is no array that closes (unless the text is `cut` off in it: then its last item runs to the end)"
+    "(start, end) of each item of JSON array `s`, broken or not, split at the commas between its brackets (or between two objects that left it out); None if `s` is no array that closes (unless the text is `cut` off in it: then its last item runs to the end)"
     i = len(s) - len(s.lstrip())
     if s[i:i+1] != '[': return None
-    out,stack,a = [],[],i+1
+    out,stack,a,shut = [],[],i+1,None  # `shut`: where an object of the array just closed
     for m in _atok.finditer(s, i):
         c = m[0]
+        if c == '{' and shut is not None and not s[shut:m.start()].strip(): out.append((a, shut)); a = m.start()  # `}{`: the comma left out
+        shut = None
         if c in '{[': stack.append('}' if c == '{' else ']')
         elif c in '}]':
             if not stack or stack.pop() != c: return None
+            if c == '}' and len(stack) == 1: shut = m.end()
             if not stack:
                 if s[a:m.start()].strip(): out.append((a, m.start()))
-                return [(x+len(s[x:y])-len(s[x:y].lstrip()), y-len(s[x:y])+len(s[x:y].rstrip())) for x,y in out] if not s[m.end():].strip() else None
+                return _unpadded(s, out) if not s[m.end():].strip() else None
         elif c == ',' and len(stack) == 1: out.append((a, m.start())); a = m.end()
     if not (cut and stack): return None
     if s[a:].strip(): out.append((a, len(s)))
-    return [(x+len(s[x:y])-len(s[x:y].lstrip()), y-len(s[x:y])+len(s[x:y].rstrip())) for x,y in out] or None
+    return _unpadded(s, out) or None
+
+def _unpadded(s, spans): return [(x+len(s[x:y])-len(s[x:y].lstrip()), y-len(s[x:y])+len(s[x:y].rstrip())) for x,y in spans]  # without the space around each
 
 # %% ../nbs/06_parse.ipynb #19f7f069
 @patch

@@ -317,6 +317,7 @@ GROWING = {  # text of about n chars, built to make a parser go back over it; th
     'Glimmer headers': lambda n: '<|start|>assistant to=f<|message|>' * (n // 34),
     '<|message|> repeated': lambda n: ' to=f<|message|>' * (n // 16),
     'Python keywords, paths': lambda n: '[f(from=1, to="C:\\users")]\n' * (n // 27),
+    'objects, no commas': lambda n: '[' + '{"name": "f", "arguments": {}} ' * (n // 31) + ']',  # each read alone
 }
 
 def _chunks(text, n=256):
@@ -705,6 +706,8 @@ MORE = [  # cases of mlx-lm's tool parser tests and Ollama's tools and server te
     ('Done.<｜end▁of▁sentence｜>', None, [], 'Done.', ''),
     ('{"get_temperature": {"location": "SF"}}', ['get_temperature'], [('get_temperature', {'location': 'SF'})], '', ''),  # the tool's name as the key
     ('{"get_temperature": {"location": "SF"}}', None, [], '{"get_temperature": {"location": "SF"}}', ''),  # ...only when tools= names it
+    ('<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "a", "parameters": {}}{"tool_call_id": "1", "tool_name": "b", "parameters": {"x": "{not json}"}}]<|END_ACTION|>',
+     None, [('a', {}), ('b', {'x': '{not json}'})], '', ''),  # the comma between two calls left out (Ollama's cohere_test.go)
 ]
 
 @pytest.mark.parametrize('text,tools,calls,content,reasoning', MORE)
