@@ -1816,7 +1816,8 @@ class _Noise(Dialect):
     starts = ('<|START_RESPONSE|>', '<|END_RESPONSE|>', '<|START_TEXT|>', '<|END_TEXT|>', '<|CHATBOT_TOKEN|>', '<|END_OF_TURN_TOKEN|>',
               '<channel|>', '<|message_sep|>', '</s>', '<|end|>', '<|return|>', '<|call|>',
               '<tool_call|>', '<|tool_response>', '<tool_response|>',  # Gemma 4's, written past its calls
-              '<|im_end|>', '<｜end▁of▁sentence｜>', '<|end▁of▁sentence|>', '<|endoftext|>', '<end_of_turn>')  # the end of a turn, when a server leaves it in
+              '<|im_end|>', '<｜end▁of▁sentence｜>', '<|end▁of▁sentence|>', '<|endoftext|>', '<end_of_turn>',  # the end of a turn, when a server leaves it in
+              *(f'<｜tool▁output{s}▁{e}｜>' for s in ('s', '') for e in ('begin', 'end')))  # DeepSeek's around a tool's answer: the answer stays
     def close(self, tok): return (), ()
 
 # %% ../nbs/06_parse.ipynb #a48ece2c

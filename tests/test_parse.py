@@ -708,6 +708,7 @@ MORE = [  # cases of mlx-lm's tool parser tests and Ollama's tools and server te
     ('{"get_temperature": {"location": "SF"}}', None, [], '{"get_temperature": {"location": "SF"}}', ''),  # ...only when tools= names it
     ('<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "a", "parameters": {}}{"tool_call_id": "1", "tool_name": "b", "parameters": {"x": "{not json}"}}]<|END_ACTION|>',
      None, [('a', {}), ('b', {'x': '{not json}'})], '', ''),  # the comma between two calls left out (Ollama's cohere_test.go)
+    ("Here's the weather: <｜tool▁output▁begin｜>22°C, Sunny<｜tool▁output▁end｜> Hope that helps!", None, [], "Here's the weather: 22°C, Sunny Hope that helps!", ''),  # deepseek3_test.go
 ]
 
 @pytest.mark.parametrize('text,tools,calls,content,reasoning', MORE)
