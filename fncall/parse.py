@@ -284,11 +284,11 @@ class _Reader:
             return self.err(f'unknown tool {name!r}; expected one of {sorted(self.ctx.tools)}', span, text)
         return ToolCall(name, args, span=span)
 
-    def json(self, body, start, region=True, py=False):
-        "The calls in JSON (or, with `py`, Python-style) text `body` at offset `start`: what the scanner reads in the body of a tag"
+    def json(self, body, start, region=True, py=False, lines=True):
+        "The calls in JSON (or, with `py`, Python-style) text `body` at offset `start`: what the scanner reads in the body of a tag (`lines`: see `_Scanner`)"
         out = []
         sc = self.parser._scanner(lambda it: out.extend(self.parser._interpret(it, self.ctx)))
-        sc.base = start
+        sc.base,sc.lines = start,lines
         if region: sc.begin_region(self.name, start)
         if py: sc.begin_py(self.name, (), 0)
         sc.feed(body, final=True); sc.close(end=self.cut)
@@ -759,6 +759,7 @@ class _Scanner:
         self.pend,self.base,self.last_sig,self.bs = '',0,'',0
         self.head,self.name = None,None # a name before the expected JSON: (regex with group `nm`, regex of its prefixes); the name read
         self.xml = None
+        self.lines = True  # an XML call's values are on lines of their own (Qwen3-Coder), else inline (Seed-OSS)
         self.win = (0, '')  # (offset, text) of the fast path's window
 
     # --- driving
@@ -1764,7 +1765,7 @@ class _QwenCoder(Dialect):
         return '\n'.join(f'<tool_call>\n<function={_xml_name(self, n)}>\n' + ''.join(f'<parameter={_xml_name(self, k, "argument")}>{_xml_value(self, k, _str(v), True)}</parameter>\n' for k,v in a.items()) + '</function>\n</tool_call>' for n,a in calls)
     def open(self, sc, text, i, tok):
         m = _FN.match(text, i)
-        sc.begin_xml('function', sc.base+i, lines=True, stops=('tool_call',))  # `<tool_call><function=...>...</tool_call>`
+        sc.begin_xml('function', sc.base+i, lines=sc.lines, stops=('tool_call',))  # `<tool_call><function=...>...</tool_call>`
         sc.xml_call(m[1].strip(), sc.base+i)
         return m.end()
 
@@ -1850,13 +1851,13 @@ _PYSTART = re.compile(r'\s*[^\W\d][\w.]*\s*\(')
 
 class _Tags(Dialect):
     "Calls between tags `starts[0]` and `end`: JSON (an object or an array of them), Python-style calls, or `<function=...>` elements"
-    end,head,each = '','',False  # the closing tag; a tag written after the opening one; whether each call has tags of its own
+    end,head,each,lines = '','',False,True  # the closing tag; a tag written after the opening one; whether each call has tags of its own; whether `<function=...>` values are on lines of their own
     def close(self, tok): return (self.end,), ()
     def read(self, span, start, tok, rd):
         end = len(span) - (len(self.end) if span.endswith(self.end) else 0)
         off = len(tok) + (len(self.head) if span.startswith(self.head, len(tok)) else 0)
         body,rd.name = span[off:end],tok  # errors name the tag
-        return rd.json(body, start+off, region=not body.lstrip().startswith('<function='), py=bool(_PYSTART.match(body)))
+        return rd.json(body, start+off, region=not body.lstrip().startswith('<function='), py=bool(_PYSTART.match(body)), lines=self.lines)
     def write(self, calls):
         if self.each and len(calls) > 1: return '\n'.join(self.write([c]) for c in calls)
         return self.starts[0] + self.head + _free(self, self.body(calls), 'the calls', self.end) + self.end
@@ -1910,7 +1911,7 @@ class _Llama4(_Tags):
 @dialect
 class _SeedOSS(_Tags):
     "ByteDance Seed-OSS: `<function=name>` with `<parameter=name>` elements in `<seed:tool_call>`, each call in its own"
-    name,starts,end,each = 'Seed-OSS',('<seed:tool_call>',),'</seed:tool_call>',True
+    name,starts,end,each,lines = 'Seed-OSS',('<seed:tool_call>',),'</seed:tool_call>',True,False
     think = ('<seed:think>', '</seed:think>\n')
     def body(self, calls):
         (n,a), = calls
@@ -1918,9 +1919,7 @@ class _SeedOSS(_Tags):
 
 def _inline(d, k, v):
     "Value `v` of `k` written on the line of its tags, by `|string` (`True`, `{'a': 1}`), as Seed-OSS's template writes it"
-    s = _xml_value(d, k, v if isinstance(v, str) else str(v))
-    if s[:1] == s[-1:] == '\n': raise _no(d, f'the value of {k!r}', 'a value on lines of its own loses the newlines that frame it')
-    return s
+    return _xml_value(d, k, v if isinstance(v, str) else str(v))
 
 
 # %% ../nbs/06_parse.ipynb #9af0927f

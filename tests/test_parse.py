@@ -677,6 +677,7 @@ OLLAMA = [  # cases of Ollama's parser tests (model/parsers/*_test.go) fncall re
     (QC.format('v', 'NULL'), INT, [('f', {'v': None})], '', ''),
     (QC.format('a', '\nX'), None, [('f', {'a': 'X'})], '', ''),  # each side's newline is the tags'
     (QC.format('a', 'X\n'), None, [('f', {'a': 'X'})], '', ''),
+    ('<seed:tool_call>\n<function=f>\n<parameter=a>x\n</parameter>\n</function>\n</seed:tool_call>', None, [('f', {'a': 'x\n'})], '', ''),  # Seed-OSS writes values inline: the newline is the value's (llama.cpp's test)
     (G4.format("grep{include:<|\"|>*.py<|\"|>,pattern:':\\s*\\w+'<|\"|>}"), None, [('grep', {'include': '*.py', 'pattern': ':\\s*\\w+'})], '', ''),  # Ollama's issue 15315
     (G4.format("grep{pattern:'abc'}"), None, [('grep', {'pattern': 'abc'})], '', ''),
     (G4.format('f{a:1}') + '<tool_call|>Done.', None, [('f', {'a': 1})], 'Done.', ''),  # a stray end token
