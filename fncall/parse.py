@@ -1939,18 +1939,19 @@ class _DeepSeek(Dialect):
             closed = e >= 0 and (nb < 0 or e < nb)
             end = e if closed else nb if nb >= 0 else len(span)
             q = seek(sep, a)
-            sp,raw,p = (start+a, start+end+(len(ce) if closed else 0)),span[a:end],end
+            sp,raw,p = (start+a, start+end+(len(ce) if closed else 0)),span[a:min(end, a+80)],end  # `raw`: what an error quotes
             if not 0 <= q < end: out.append(rd.err(f'expected {sep} after {cb}', sp, raw)); continue
             out.append(self._call(span[a+len(cb):q].strip(), span[q+len(sep):end], sp, raw, rd, rd.cut and not closed))
         return out or [rd.err('no tool call found', (start, start+len(span)), span)]
     def _call(self, head, body, sp, raw, rd, cut):
         "V3.1's `name` and JSON, else V3's type `function`, the name, and JSON in a fence"
-        if body.lstrip()[:1] in '{[': return rd.call(head, body, sp, raw, cut=cut)
+        j = _ws_re.match(body).end()
+        if body[j:j+1] in '{[': return rd.call(head, body, sp, raw, cut=cut)
         if head != 'function': return rd.err(f'expected the type function before the name, got {head!r}', sp, raw)
-        name,_,rest = body.partition('\n')
-        m = _FENCE.match(rest)
-        if m is None: return rd.err(f'{name.strip()}: expected the arguments in a ```json fence', sp, raw)
-        args = rest[m.end():].rstrip()
+        nl = body.find('\n')  # the name's line ends there (no copy of the body: it may be all the text)
+        m = _FENCE.match(body, nl+1) if nl >= 0 else None
+        if m is None: return rd.err(f'{body[:nl if nl >= 0 else 200].strip()}: expected the arguments in a ```json fence', sp, raw)
+        name,args = body[:nl],body[m.end():].rstrip()
         fenced = args.endswith('```') and (not cut or _whole(args[:-3]))  # the fence that closes it ends the call (not one in a string the text ends inside)
         return rd.call(name, args[:-3] if fenced else args, sp, raw, cut=cut and not fenced)
     def write(self, calls): return '<｜tool▁calls▁begin｜>' + ''.join(self.call(_named_as(self, n), _free(self, _jd(a), f'the arguments of {n}', *_DS_TOKS)) for n,a in calls) + '<｜tool▁calls▁end｜>'
