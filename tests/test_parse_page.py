@@ -57,9 +57,9 @@ def test_invoke():
 def test_kimi_k2():
     "Kimi K2: the page's tests, as it had them"
     r = parser.parse('Sure.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Oslo"}<|tool_call_end|><|tool_calls_section_end|>')
-    eq((r.tool_calls, r.content), ([ToolCall('get_weather', {'city': 'Oslo'})], 'Sure.'))
+    eq((r.tool_calls, r.content), ([ToolCall('get_weather', {'city': 'Oslo'}, 'functions.get_weather:0')], 'Sure.'))  # its id, as written
     r = parser.parse('<think>Two calls<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>')
-    eq((r.tool_calls, r.reasoning), ([ToolCall('f', {})], 'Two calls'))  # a reasoning never closed ends where the calls begin
+    eq((r.tool_calls, r.reasoning), ([ToolCall('f', {}, 'functions.f:0')], 'Two calls'))  # a reasoning never closed ends where the calls begin
 
 def test_gemma_4_and_functiongemma():
     "Gemma 4 and FunctionGemma: the page's tests, as it had them"
@@ -160,7 +160,7 @@ def test_what_counts_as_a_call():
 def test_repairs():
     "Repairs: the page's tests, as it had them"
     r = parser.parse('TOOL_CALL {"tool_name": "a", "parameters": {"name": "b", "arguments": {}}')
-    eq((r.tool_calls, r.errors[0].reason), ([], 'the call is cut off at the end of the text: its arguments may be missing some'))
+    eq((r.tool_calls, r.errors[0].reason), ([], 'a: the call is cut off at the end of the text: its arguments may be missing some'))
     eq(parser.parse("{'name': 'f', 'arguments': {'a': 1,}}").tool_calls, [ToolCall('f', {'a': 1})])
     eq(parser.parse('{"name": "f", "arguments": {"a": }}').errors[0].reason, 'not valid JSON: a value is missing, and repairing it would invent an empty string')
     r = parser.parse('{x {"tool_name": "g", "parameters": {}}}')
