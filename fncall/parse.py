@@ -1030,9 +1030,14 @@ def _code(self:_Scanner, text, p):
         else:  # the first character of a token that ends a JSON value: the token ends an unclosed span
             t = text[i:i+65]
             if len(t) <= 64 and t in self.end_prefixes and self._hold(i): return i
-            if self.end_re and (m := self.end_re.match(text, i)) and not (text[m.end():m.end()+1] in ('=', '(') and self._pylist(text, m.end()+1)):  # `[f(TOOL_CALL=1)]`: a name
+            if self.end_re and (m := self.end_re.match(text, i)) and not (m[0].isidentifier() and _named_word(self, text, m)):
                 self._end_span(i, text); return i
             p = i+1
+
+def _named_word(sc, text, m):
+    "Whether word token `m` (the marker) is no token here: part of a longer word (`TOOL_CALL_ID`), or a name in a `[f(...)]` list (`[f(TOOL_CALL=1)]`); a stream holds a whole marker back, so the char after it is known"
+    c = text[m.end():m.end()+1]
+    return c.isalnum() or c == '_' or (c in ('=', '(') and sc._pylist(text, m.end()+1))
 
 @patch
 def _sig_before(self:_Scanner, text, i):
@@ -1287,7 +1292,7 @@ def _to_call(d, lenient:bool, ctx:_Ctx):
         d = {**{k:v for k,v in d.items() if k != 'function'}, 'name':f.get('name'), 'arguments':f.get('arguments', f.get('parameters'))}
     nk = next((k for k in _NAME_KEYS if k in d), None)
     ak = next((k for k in _ARG_KEYS if k in d), None)
-    if nk is None and ctx.tools and len(d) == 1 and (k := next(iter(d))) in ctx.tools and isinstance(d[k], (dict, str)):
+    if nk is None and ctx.tools and len(d) == 1 and (k := next(iter(d))) in ctx.tools and isinstance(d[k], dict):
         d,nk,ak = {'name': k, 'arguments': d[k]},'name','arguments'  # `{"get_weather": {...}}`, as small models write a call: read when `tools=` names it
     if nk is None: return None, ('no tool name: expected a "tool_name", "tool" or "name" field' if lenient else None)
     if not lenient and ak is None and (nk == 'name' or set(d) - {nk} - _META_KEYS): return None, None  # prose JSON like {"name": "Bob", "age": 3}
@@ -1423,7 +1428,7 @@ def _values(self:ToolCallParser, it, ctx):
     if it.value is not None: v = it.value
     else:
         v,err = _load(s, ctx, repair=False)
-        if err and not it.name and (items := _items(s, it.cut)): return self._each(s, it, items, ctx), None  # each item of a broken (or cut) array on its own
+        if err and not it.name and (items := _items(s, it.cut and (it.ctx != 'bare' or _calllike(s)))): return self._each(s, it, items, ctx), None  # each item of a broken array on its own (or a cut one, if it holds calls)
         if err and (it.ctx != 'bare' or _calllike(s)): v,err = _load(s, ctx)  # repaired
         if err: return [], err
     if it.name: return [(dict(name=it.name, arguments=v), span)], None
@@ -1435,8 +1440,9 @@ def _each(self:ToolCallParser, s, it, items, ctx):
     "The values of the items of broken JSON array `s`, each loaded (and repaired) alone: an item that fails is a `_Bad`, its siblings stay calls"
     out = []
     for a,b in items:
-        v,why = _load(s[a:b], ctx, repair=it.ctx != 'bare' or _calllike(s[a:b]))
-        out.append((_Bad(_CUT if it.cut and (a,b) == items[-1] else why) if why else v, (it.start+a, it.start+b)))  # the text may end in the last
+        if it.cut and (a,b) == items[-1] and not _whole(s[a:b]): v,why = None,_CUT  # the text ends inside it
+        else: v,why = _load(s[a:b], ctx, repair=it.ctx != 'bare' or _calllike(s[a:b]))
+        out.append((_Bad(why) if why else v, (it.start+a, it.start+b)))
     return out
 
 class _Bad(str): "Why an item of a JSON array could not be read"
@@ -2152,14 +2158,14 @@ class _Kimi(Dialect):
 
 _KIMI_BAD = r'[\s<>:]'
 _KIMI_TOKS = ('<|tool_call_begin|>', '<|tool_call_end|>', '<|tool_calls_section_end|>')
-_KIMI_ID = re.compile(r'\s*(?:functions\.)?([^\s<>:]{0,200})(?::(\d{1,20}))?\s*')  # the name (an empty one is an error) and the index
+_KIMI_ID = re.compile(r'\s*(?:functions\.)?([^\s<>:]{0,200})(?::(\d+))?\s*')  # the name (an empty one is an error) and the index
 
 
 # %% ../nbs/06_parse.ipynb #5b551d5e
 class _Gemma(Dialect):
     "Gemma's calls: `call:name{key:value,...}` between `starts[0]` and `end`, keys bare, strings between `quote` tokens"
     end = quote = ''
-    def close(self, tok): return (self.end,), ()
+    def close(self, tok): return (self.end,), self.stops
     def read(self, span, start, tok, rd):
         body = len(span.removesuffix(self.end)) if not rd.cut else len(span)
         r,i,out = _KV(span, self.quote, body, self.max_depth),len(tok),[]
@@ -2174,7 +2180,7 @@ class _Gemma(Dialect):
     def write(self, calls): return ''.join(f'{self.starts[0]}call:{_named_as(self, n, _GEMMA_BAD)}{self.value(a, True)}{self.end}' for n,a in calls)
     def value(self, v, top=False):
         "Value `v` as the template writes it: keys sorted, strings quoted, `None` for null"
-        if isinstance(v, str): return self.quote + _free(self, v, 'a string', self.quote, self.end) + self.quote
+        if isinstance(v, str): return self.quote + _free(self, v, 'a string', self.quote, self.end, *self.stops) + self.quote
         if isinstance(v, bool) or v is None: return str(v).lower() if v is not None else 'None'
         if isinstance(v, list): return '[' + ','.join(map(self.value, v)) + ']'
         if isinstance(v, dict): return '{' + ','.join(f'{_gemma_key(self, k)}:{self.value(x)}' for k,x in sorted(v.items())) + '}'
@@ -2264,6 +2270,7 @@ def _scalar(t):
 class _Gemma4(_Gemma):
     "Gemma 4: `<|tool_call>call:name{key:value}<tool_call|>`, strings quoted `<|\"|>`, calls written before the answer"
     name,starts,end,quote = 'Gemma 4',('<|tool_call>',),'<tool_call|>','<|"|>'
+    stops = ('<|tool_response>',)  # the model goes on to write the tool's answer: its call ended
     think,gap,calls_first = ('<|channel>thought\n', '<channel|>'),'',True
 
 @dialect
@@ -2287,7 +2294,7 @@ class _Glimmer(_Invoke):
     def read(self, span, start, tok, rd):
         head,sep,body = span.partition('<|message|>')
         to = _H_TO.search(head)
-        who,body,sp = to[1] if to else 'user',re.sub(r'<\|(?:eo[mt]|end|return)\|>\Z', '', body),(start, start+len(span))  # Harmony's ends too: `<|start|>assistant<|message|>` is both's
+        who,body,sp = to[1] if to else 'user',re.sub(r'<\|(?:eo[mt]|end|return)\|>\s*\Z', '', body),(start, start+len(span))  # Harmony's ends too: `<|start|>assistant<|message|>` is both's
         if not sep: return [rd.err('no <|message|> after the header', sp, span)]
         if who == 'self': return [('reasoning', body)]
         if not body.lstrip().startswith('<atem:function_calls>'):
@@ -2317,7 +2324,7 @@ def _glimmer_prefix(rest):
 
 # %% ../nbs/06_parse.ipynb #8766e577
 _H_CHANNEL = re.compile(r'<\|channel\|>\s*(\w+)')
-_H_HEAD = re.compile(r'(?:<\|start\|>(?:assistant)?)?(?:<\|channel\|>\w*)?(?:\s*to=[^\s<]*)?(?:\s*<\|constrain\|>\w*)?\s*(?:<\|(?:end|call|return)\|>)?')  # a header and nothing else
+_H_OPEN = re.compile(r'<\|start\|>assistant|<\|channel\|>\w')  # how a message starts: the token in prose opens none
 
 @dialect
 class _Harmony(Dialect):
@@ -2325,6 +2332,8 @@ class _Harmony(Dialect):
     name = 'Harmony'
     starts = ('<|channel|>', '<|start|>')
     back,back_word = re.compile(r'to=functions\.[^\s<]{1,200}\s*\Z'),'to=' # `to=functions.name<|channel|>...`: the header starts before the token
+    look = 12
+    def claim(self, after, before): return _H_OPEN.match(after) is not None
     def close(self, tok): return ('<|end|>', '<|call|>', '<|return|>'), ('<|start|>',)
     def read(self, span, start, tok, rd):
         head,sep,body = span.partition('<|message|>')
@@ -2333,7 +2342,7 @@ class _Harmony(Dialect):
         if to and to[1].startswith('functions.'):
             sp = (start, start+len(span))
             return [rd.call(to[1][10:], body.strip(), sp, span, cut=rd.cut) if sep else rd.err(f'{to[1][10:]}: no <|message|> after the header', sp, span)]
-        if not sep: return [] if _H_HEAD.fullmatch(span) else [('text', span)]  # a header cut off; else the token stood in prose
+        if not sep: return []  # a header cut off
         if to and to[1] != 'assistant': return []  # a built-in tool (python, browser): neither a call nor content
         return [('reasoning' if ch and ch[-1] == 'analysis' else 'text', body)]
     def render(self, calls, content='', reasoning=''):

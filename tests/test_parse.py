@@ -683,7 +683,7 @@ OLLAMA = [  # cases of Ollama's parser tests (model/parsers/*_test.go) fncall re
     (G4.format('f{a:1}') + '<tool_call|>Done.', None, [('f', {'a': 1})], 'Done.', ''),  # a stray end token
     (G4.format('f{a:1}') + '<|tool_response>Done.', None, [('f', {'a': 1})], 'Done.', ''),  # the model starts a tool's answer
     ('Use <|start|> here.', None, [], 'Use <|start|> here.', ''),  # a Harmony token in prose is prose
-    ('The token <|start|> begins a message; <|end|> ends it.', None, [], 'The token <|start|> begins a message; <|end|> ends it.', ''),
+    ('The token <|start|> begins a message; <|end|> ends it.', None, [], 'The token <|start|> begins a message;  ends it.', ''),  # <|end|> is a turn token
     ('a <|channel|> b', None, [], 'a <|channel|> b', ''),
     ('let me think[/THINK][TOOL_CALLS]test[ARGS]{}', None, [('test', {})], '', 'let me think'),  # Magistral's template opened the reasoning
 ]
@@ -711,6 +711,17 @@ MORE = [  # cases of mlx-lm's tool parser tests and Ollama's tools and server te
      None, [('a', {}), ('b', {'x': '{not json}'})], '', ''),  # the comma between two calls left out (Ollama's cohere_test.go)
     ("Here's the weather: <｜tool▁output▁begin｜>22°C, Sunny<｜tool▁output▁end｜> Hope that helps!", None, [], "Here's the weather: 22°C, Sunny Hope that helps!", ''),  # deepseek3_test.go
 ]
+REVIEW = [  # what a reviewer of the cases above found they broke
+    ('Hello [world', None, [], 'Hello [world', ''),  # a cut array is read item by item only if it holds calls
+    ('Use [brackets for lists.\n\nThat is all!', None, [], 'Use [brackets for lists.\n\nThat is all!', ''),
+    ('[f(TOOL_CALL_ID=1)]', None, [('f', {'TOOL_CALL_ID': 1})], '', ''),  # the marker is a word: not in a longer one
+    ('The <|start|> token. <tool_call>{"name": "f", "arguments": {}}</tool_call>', None, [('f', {})], 'The <|start|> token. ', ''),  # no message opened
+    ('Example: {"search": "cats"}', ['search'], [], 'Example: {"search": "cats"}', ''),  # a tool's name as the key: its arguments an object
+    ('<|tool_call>call:f{a:1}<|tool_response>response:f{v:1}<tool_response|>Done', None, [('f', {'a': 1})], 'response:f{v:1}Done', ''),  # the answer ends the call
+]
+
+@pytest.mark.parametrize('text,tools,calls,content,reasoning', REVIEW)
+def test_review_cases(text, tools, calls, content, reasoning): test_ollama_cases(text, tools, calls, content, reasoning)
 
 @pytest.mark.parametrize('text,tools,calls,content,reasoning', MORE)
 def test_more_cases(text, tools, calls, content, reasoning): test_ollama_cases(text, tools, calls, content, reasoning)
@@ -718,7 +729,8 @@ def test_more_cases(text, tools, calls, content, reasoning): test_ollama_cases(t
 def test_kimi_id(): assert P.parse(KIMI).tool_call.id == 'functions.multiply:0'  # Kimi's template gives the result back under it
 
 def test_cut_array_keeps_whole_calls():
+    from fncall.parse import _CUT
     "In a JSON array the text ends inside, the calls before the cut one are calls; the cut one is an error (Ollama's tools_test.go reads them so)"
     r = P.parse('[TOOL_CALLS][{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"n": 1')
-    assert [c.tool_name for c in r.tool_calls] == ['a'] and [e.reason.split(':')[0] for e in r.errors] == ['b']
+    assert [c.tool_name for c in r.tool_calls] == ['a'] and [e.reason for e in r.errors] == [_CUT]
     assert P.parse('[{"name": "a", "arguments": {"s": "x}"}}').tool_calls == [ToolCall('a', {'s': 'x}'})]
