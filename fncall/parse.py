@@ -2192,7 +2192,7 @@ _GEMMA_CALL = re.compile(r'(?:call:)?([^\s{<:]{0,200})\s*\{')  # an empty name i
 _ws = re.compile(r'\s*')
 
 def _gemma_key(d, k):
-    if not k or k != k.strip() or re.search(r'[:,{}\[\]"]', k) or d.quote in k or d.end in k or any(s in k for s in d.stops): raise _no(d, f'the key {k!r}', 'a bare key holds no space around it, and none of :,{}[]"')
+    if not k or k != k.strip() or re.search(r'[:,{}\[\]"]', k) or d.quote in k or d.end in k or any(s in k for s in d.stops): raise _no(d, f'the key {k!r}', 'a bare key holds no space around it, none of :,{}[]", and none of its tokens')
     return k
 
 
