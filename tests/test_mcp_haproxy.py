@@ -35,20 +35,25 @@ async def worker(url, w, legacy, done, refused):
         async with httpx2.AsyncClient(timeout=httpx2.Timeout(60), event_hooks={'response': [hook]}) as hc:
             if legacy: conn = _legacy(url, hc)
             else: conn = Client(streamable_http_client(url, http_client=hc))
-            async with conn as s:
-                await s.list_tools()  # the client checks results against the output schema it lists
-                while n < CALLS:
-                    key = f'w{w}-{n}'
-                    try: r = await s.call_tool('record', {'key': key, 's': 0.1})
-                    except MCPError as e:
-                        assert statuses and statuses[-1] in (404, 503), (key, statuses[-5:], e)  # refused before it ran: anything else could have run it
-                        refused.append((key, statuses[-1]))
-                        if statuses[-1] == 404: break  # the session is gone: open another
-                        await anyio.sleep(0.2)
-                        continue
-                    assert not r.is_error, r
-                    done[key] = r.structured_content['result']
-                    n += 1
+            try:
+                async with conn as s:
+                    await s.list_tools()  # the client checks results against the output schema it lists
+                    while n < CALLS:
+                        key = f'w{w}-{n}'
+                        try: r = await s.call_tool('record', {'key': key, 's': 0.1})
+                        except MCPError as e:
+                            assert statuses and statuses[-1] in (404, 503), (key, statuses[-5:], e)  # refused before it ran: anything else could have run it
+                            refused.append((key, statuses[-1]))
+                            if statuses[-1] == 404: break  # the session is gone: open another
+                            await anyio.sleep(0.2)
+                            continue
+                        assert not r.is_error, r
+                        done[key] = r.structured_content['result']
+                        n += 1
+            except MCPError as e:  # a new session refused: haproxy sent it to the draining replica before its health check saw it go
+                assert statuses and statuses[-1] == 503, (w, statuses[-5:], e)
+                refused.append((f'w{w}-session', 503))  # counted: before the SIGTERM none may be refused
+                await anyio.sleep(0.2)
 
 class _legacy:
     "A session of the 2025-11-25 protocol (initialize, then Mcp-Session-Id), as an async context manager"
@@ -56,9 +61,12 @@ class _legacy:
     async def __aenter__(self):
         from contextlib import AsyncExitStack
         self.stack = AsyncExitStack()
-        r, w = await self.stack.enter_async_context(streamable_http_client(self.url, http_client=self.hc))
-        s = await self.stack.enter_async_context(ClientSession(r, w))
-        await s.initialize()
+        try:
+            r, w = await self.stack.enter_async_context(streamable_http_client(self.url, http_client=self.hc))
+            s = await self.stack.enter_async_context(ClientSession(r, w))
+            await s.initialize()
+        except BaseException:  # refused: `async with` won't call __aexit__, so close what was opened here
+            await self.stack.aclose(); raise
         return s
     async def __aexit__(self, *exc): await self.stack.__aexit__(*exc)
 
