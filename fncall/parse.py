@@ -2169,7 +2169,7 @@ class _Gemma(Dialect):
     def read(self, span, start, tok, rd):
         body = len(span.removesuffix(self.end)) if not rd.cut else len(span)
         r,i,out = _KV(span, self.quote, body, self.max_depth),len(tok),[]
-        while (i := _ws.match(span, i, body).end()) < body:
+        while (i := _ws_re.match(span, i, body).end()) < body:
             m = _GEMMA_CALL.match(span, i, body)
             if m is None: out.append(rd.err('expected call:name{...}', (start+i, start+body), span[i:body])); break
             try: args,i = r.obj(m.end()-1)
@@ -2189,7 +2189,6 @@ class _Gemma(Dialect):
 
 _GEMMA_BAD = r'[\s{<:]'
 _GEMMA_CALL = re.compile(r'(?:call:)?([^\s{<:]{0,200})\s*\{')  # an empty name is an error
-_ws = re.compile(r'\s*')
 
 def _gemma_key(d, k):
     if not k or k != k.strip() or re.search(r'[:,{}\[\]"]', k) or d.quote in k or d.end in k or any(s in k for s in d.stops): raise _no(d, f'the key {k!r}', 'a bare key holds no space around it, none of :,{}[]", and none of its tokens')
@@ -2207,7 +2206,7 @@ class _KV:
     "Gemma's values in `s` up to `end`, strings between `q` tokens: a linear descent that nests at most `depth` deep"
     def __init__(self, s, q, end, depth): self.s,self.q,self.end,self.depth,self.seek = s,q,end,depth,_Seek(s)
     def at(self, i):
-        i = _ws.match(self.s, i, self.end).end()
+        i = _ws_re.match(self.s, i, self.end).end()
         if i >= self.end: raise _Open('the value is never closed')
         return i
     def value(self, i, depth=0):

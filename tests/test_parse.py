@@ -688,17 +688,6 @@ OLLAMA = [  # cases of Ollama's parser tests (model/parsers/*_test.go) fncall re
     ('let me think[/THINK][TOOL_CALLS]test[ARGS]{}', None, [('test', {})], '', 'let me think'),  # Magistral's template opened the reasoning
 ]
 
-@pytest.mark.parametrize('text,tools,calls,content,reasoning', OLLAMA)
-def test_ollama_cases(text, tools, calls, content, reasoning):
-    r = P.parse(text, tools=tools)
-    assert ([(c.tool_name, c.parameters) for c in r.tool_calls], r.content, r.reasoning, r.errors) == (calls, content, reasoning, [])
-    for seed in range(5): assert stream(text, random.Random(seed), tools=tools)[0].result() == r
-
-def test_reasons_are_short():
-    "An error quotes at most the ends of a long name: no reason grows with the text"
-    for name,mk in GROWING.items():
-        for e in P.parse(mk(50_000)).errors: assert len(e.reason) <= 305, (name, e.reason[:100])
-
 KIMI = '<|tool_calls_section_begin|><|tool_call_begin|>functions.multiply:0<|tool_call_argument_begin|>{"a": 1}<|tool_call_end|><|tool_calls_section_end|>'
 MORE = [  # cases of mlx-lm's tool parser tests and Ollama's tools and server tests (tools/tools_test.go, server/routes_harmony_streaming_test.go)
     (KIMI, None, [('multiply', {'a': 1})], '', ''),  # (its id: below)
@@ -711,6 +700,7 @@ MORE = [  # cases of mlx-lm's tool parser tests and Ollama's tools and server te
      None, [('a', {}), ('b', {'x': '{not json}'})], '', ''),  # the comma between two calls left out (Ollama's cohere_test.go)
     ("Here's the weather: <｜tool▁output▁begin｜>22°C, Sunny<｜tool▁output▁end｜> Hope that helps!", None, [], "Here's the weather: 22°C, Sunny Hope that helps!", ''),  # deepseek3_test.go
 ]
+
 REVIEW = [  # what a reviewer of the cases above found they broke
     ('Hello [world', None, [], 'Hello [world', ''),  # a cut array is read item by item only if it holds calls
     ('Use [brackets for lists.\n\nThat is all!', None, [], 'Use [brackets for lists.\n\nThat is all!', ''),
@@ -720,17 +710,22 @@ REVIEW = [  # what a reviewer of the cases above found they broke
     ('<|tool_call>call:f{a:1}<|tool_response>response:f{v:1}<tool_response|>Done', None, [('f', {'a': 1})], 'response:f{v:1}Done', ''),  # the answer ends the call
 ]
 
-@pytest.mark.parametrize('text,tools,calls,content,reasoning', REVIEW)
-def test_review_cases(text, tools, calls, content, reasoning): test_ollama_cases(text, tools, calls, content, reasoning)
+@pytest.mark.parametrize('text,tools,calls,content,reasoning', OLLAMA + MORE + REVIEW)
+def test_other_projects_cases(text, tools, calls, content, reasoning):
+    r = P.parse(text, tools=tools)
+    assert ([(c.tool_name, c.parameters) for c in r.tool_calls], r.content, r.reasoning, r.errors) == (calls, content, reasoning, [])
+    for seed in range(5): assert stream(text, random.Random(seed), tools=tools)[0].result() == r
 
-@pytest.mark.parametrize('text,tools,calls,content,reasoning', MORE)
-def test_more_cases(text, tools, calls, content, reasoning): test_ollama_cases(text, tools, calls, content, reasoning)
+def test_reasons_are_short():
+    "An error quotes at most the ends of a long name: no reason grows with the text"
+    for name,mk in GROWING.items():
+        for e in P.parse(mk(50_000)).errors: assert len(e.reason) <= 305, (name, e.reason[:100])
 
 def test_kimi_id(): assert P.parse(KIMI).tool_call.id == 'functions.multiply:0'  # Kimi's template gives the result back under it
 
 def test_cut_array_keeps_whole_calls():
-    from fncall.parse import _CUT
     "In a JSON array the text ends inside, the calls before the cut one are calls; the cut one is an error (Ollama's tools_test.go reads them so)"
+    from fncall.parse import _CUT
     r = P.parse('[TOOL_CALLS][{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"n": 1')
     assert [c.tool_name for c in r.tool_calls] == ['a'] and [e.reason for e in r.errors] == [_CUT]
     assert P.parse('[{"name": "a", "arguments": {"s": "x}"}}').tool_calls == [ToolCall('a', {'s': 'x}'})]
